@@ -1,0 +1,50 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything installs into .venv from requirements.lock.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run serve setup test test-fast lint lock bench clean
+
+$(BIN)/.installed: requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	touch $@
+
+install: $(BIN)/.installed
+
+# A secret key generated once, kept in an ignored file so `manage.py` keeps working without variables.
+.secret_key:
+	@umask 077; $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
+
+setup: install .secret_key
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/python manage.py bootstrap_admin
+
+# One worker process (with threads) keeps the in-memory rate-limit counter exact; with REDIS_URL the counter is
+# shared, so WEB_CONCURRENCY worker processes may serve.
+run: setup serve
+
+serve: install .secret_key
+	@if [ -n "$$REDIS_URL" ]; then workers=$${WEB_CONCURRENCY:-2}; else workers=1; fi; \
+	echo "Serving on http://$(HOST):$(PORT) with $$workers worker process(es); admin at http://$(HOST):$(PORT)/admin/"; \
+	exec $(BIN)/gunicorn assetsvc.wsgi --bind $(HOST):$(PORT) --workers $$workers --threads 8 \
+		--access-logfile - --graceful-timeout 10
+
+test: install
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+
+# Regenerate the lock file after changing dependencies in pyproject.toml (needs uv: pip install uv).
+lock:
+	uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -o requirements.lock
+
+bench: install .secret_key
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

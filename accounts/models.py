@@ -1,0 +1,175 @@
+"""Users, permission groups and personal access tokens."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.db import models
+from django.db.models.functions import Lower
+from oauth2_provider.settings import oauth2_settings
+
+from accounts import permissions as perms
+from companies.querysets import CompanyScopedQuerySet
+
+
+class UserQuerySet(CompanyScopedQuerySet):
+    def alive(self) -> UserQuerySet:
+        return self.filter(deleted_at__isnull=True)
+
+
+class UserManager(BaseUserManager.from_queryset(UserQuerySet)):
+    use_in_migrations = True
+
+    def get_by_natural_key(self, username):
+        return self.get(username__iexact=username, deleted_at__isnull=True)
+
+    def create_user(self, username: str, email: str = "", password: str | None = None, **extra) -> User:
+        user = self.model(username=username.strip(), email=self.normalize_email(email or ""), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, username: str, email: str = "", password: str | None = None, **extra) -> User:
+        extra.pop("is_staff", None)
+        extra.pop("is_superuser", None)
+        extra.setdefault("permissions", {"superuser": 1})
+        extra["permissions"]["superuser"] = 1
+        return self.create_user(username, email, password, **extra)
+
+
+class PermissionGroup(models.Model):
+    """A named set of Snipe-IT permission keys (``permission_groups``); users inherit grants from their groups."""
+
+    name = models.CharField(max_length=255)
+    permissions = models.JSONField(default=dict, blank=True)
+    notes = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="permission_group_name_ci_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class User(AbstractBaseUser):
+    """A person who signs in, holds checked-out items, and acts through the API with personal access tokens.
+
+    Rights come from ``permissions`` (Snipe-IT keys to -1/0/1) and the groups; there is no separate Django
+    ``is_superuser`` column: the ``superuser`` key is the one source of truth (see accounts.permissions).
+    """
+
+    username = models.CharField(max_length=191)
+    first_name = models.CharField(max_length=191, blank=True, default="")
+    last_name = models.CharField(max_length=191, blank=True, default="")
+    email = models.CharField(max_length=191, blank=True, default="")
+    employee_num = models.CharField(max_length=191, blank=True, null=True)
+    jobtitle = models.CharField(max_length=191, blank=True, default="")
+    phone = models.CharField(max_length=50, blank=True, default="")
+    notes = models.TextField(blank=True, default="")
+    is_active = models.BooleanField("activated", default=True, db_column="activated")
+    company = models.ForeignKey(
+        "companies.Company", null=True, blank=True, on_delete=models.PROTECT, related_name="users"
+    )
+    location = models.ForeignKey(
+        "inventory.Location", null=True, blank=True, on_delete=models.SET_NULL, related_name="users"
+    )
+    permissions = models.JSONField(default=dict, blank=True)
+    groups = models.ManyToManyField(PermissionGroup, blank=True, related_name="users")
+    created_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "username"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["email"]
+
+    class Meta:
+        ordering = ["first_name", "last_name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("username"), condition=models.Q(deleted_at__isnull=True), name="user_username_ci_unique_alive"
+            )
+        ]
+        indexes = [models.Index(fields=["company"]), models.Index(fields=["email"])]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip() or self.username
+
+    @property
+    def is_superuser(self) -> bool:
+        return perms.is_superuser(self)
+
+    @property
+    def is_staff(self) -> bool:
+        # The Django admin is the settings UI: super users only.
+        return self.is_active and self.deleted_at is None and self.is_superuser
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    def has_access(self, key: str) -> bool:
+        return perms.has_access(self, key)
+
+    # Django admin integration.
+    def has_perm(self, perm: str, obj=None) -> bool:
+        return self.is_staff
+
+    def has_perms(self, perm_list, obj=None) -> bool:
+        return self.is_staff
+
+    def has_module_perms(self, app_label: str) -> bool:
+        return self.is_staff
+
+    def get_full_name(self) -> str:
+        return self.full_name
+
+    def get_short_name(self) -> str:
+        return self.first_name or self.username
+
+
+class PersonalAccessToken(models.Model):
+    """A named personal access token. The secret lives hashed in DOT's ``AccessToken`` (checksum only).
+
+    Revoking deletes the DOT access token, so the next request with it fails; this row stays as the record.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="personal_tokens")
+    application = models.ForeignKey(
+        oauth2_settings.APPLICATION_MODEL, on_delete=models.PROTECT, related_name="personal_tokens"
+    )
+    access_token = models.OneToOneField(
+        oauth2_settings.ACCESS_TOKEN_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="personal_token",
+    )
+    name = models.CharField(max_length=255)
+    revoked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "revoked", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user})"

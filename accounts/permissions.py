@@ -1,0 +1,98 @@
+"""Snipe-IT's permission keys and their one evaluation (reference §7, API-CONTRACT.md §7).
+
+Values in a permission map are integers: ``1`` grants, ``-1`` denies explicitly (beating every group), ``0`` or
+absent inherits from the groups. ``superuser`` passes everything; ``admin`` passes every item permission
+(``<section>.<verb>`` of an item section) but none of the ``self.*``/``reports``/``import`` abilities.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+ITEM_SECTIONS: dict[str, tuple[str, ...]] = {
+    "assets": ("view", "create", "edit", "delete", "checkout", "checkin", "audit", "view.requestable",
+               "view.encrypted_custom_fields"),
+    "accessories": ("view", "create", "edit", "delete", "checkout", "checkin", "files"),
+    "consumables": ("view", "create", "edit", "delete", "checkout", "checkin", "files"),
+    "licenses": ("view", "create", "edit", "delete", "checkout", "keys", "files"),
+    "components": ("view", "create", "edit", "delete", "checkout", "checkin", "files"),
+    "kits": ("view", "create", "edit", "delete"),
+    "users": ("view", "create", "edit", "delete"),
+    "models": ("view", "create", "edit", "delete"),
+    "categories": ("view", "create", "edit", "delete"),
+    "departments": ("view", "create", "edit", "delete"),
+    "statuslabels": ("view", "create", "edit", "delete"),
+    "customfields": ("view", "create", "edit", "delete"),
+    "suppliers": ("view", "create", "edit", "delete"),
+    "manufacturers": ("view", "create", "edit", "delete"),
+    "depreciations": ("view", "create", "edit", "delete"),
+    "locations": ("view", "create", "edit", "delete"),
+    "companies": ("view", "create", "edit", "delete"),
+}
+#: Abilities that ``admin`` does not imply (Gate-defined in Snipe-IT).
+GATE_KEYS = ("import", "reports.view", "self.two_factor", "self.api", "self.edit_location", "self.checkout_assets",
+             "self.view_purchase_cost")
+ITEM_KEYS = tuple(f"{section}.{verb}" for section, verbs in ITEM_SECTIONS.items() for verb in verbs)
+PRIVILEGED_KEYS = ("superuser", "admin")
+PERMISSION_KEYS: tuple[str, ...] = PRIVILEGED_KEYS + GATE_KEYS + ITEM_KEYS
+PERMISSION_KEY_SET = frozenset(PERMISSION_KEYS)
+ALLOWED_VALUES = (-1, 0, 1)
+
+
+def normalize_permission_value(value: Any) -> int | None:
+    """Accept Snipe-IT's spellings (``"1"``, ``1``, ``true``, ``"-1"``); return None for anything else."""
+    if isinstance(value, bool):
+        return 1 if value else 0
+    if isinstance(value, int):
+        return value if value in ALLOWED_VALUES else None
+    if isinstance(value, str) and value.strip() in {"1", "0", "-1"}:
+        return int(value.strip())
+    return None
+
+
+def _evaluate(own: dict[str, int], groups: list[dict[str, int]], key: str) -> bool:
+    value = own.get(key, 0)
+    if value == 1:
+        return True
+    if value == -1:
+        return False
+    return any(group.get(key, 0) == 1 for group in groups)
+
+
+def _maps(user: User) -> tuple[dict[str, int], list[dict[str, int]]]:
+    cached = getattr(user, "_permission_maps", None)
+    if cached is None:
+        own = {k: normalize_permission_value(v) or 0 for k, v in (user.permissions or {}).items()}
+        groups = []
+        if user.pk:
+            for perms in user.groups.values_list("permissions", flat=True):
+                groups.append({k: normalize_permission_value(v) or 0 for k, v in (perms or {}).items()})
+        cached = (own, groups)
+        user._permission_maps = cached
+    return cached
+
+
+def forget_permissions(user: User) -> None:
+    user.__dict__.pop("_permission_maps", None)
+
+
+def is_superuser(user: User) -> bool:
+    if user is None or not getattr(user, "is_authenticated", False) or not getattr(user, "pk", None):
+        return False
+    own, groups = _maps(user)
+    return _evaluate(own, groups, "superuser")
+
+
+def has_access(user: User, key: str) -> bool:
+    """The one permission check: superuser passes all; admin passes item keys; -1 denies; groups grant."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    own, groups = _maps(user)
+    if _evaluate(own, groups, "superuser"):
+        return True
+    if key in ITEM_KEYS and _evaluate(own, groups, "admin"):
+        return True
+    return _evaluate(own, groups, key)

@@ -1,0 +1,156 @@
+"""The one place error bodies are built (API-CONTRACT.md §2).
+
+Every error under ``/api/v1`` is ``{"status":"error","message":..,"messages":..,"payload":null}``; the status code of
+validation, not-found and state errors follows ``API_ERROR_STATUS`` (``compat``: 200 as Snipe-IT; ``http``: 422, 404
+and 409). Views raise; they never build an error body.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import OperationalError
+from django.http import Http404, JsonResponse
+from django_ratelimit.exceptions import Ratelimited
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.settings import api_settings as drf_settings
+
+from assetsvc.conf import app_settings
+
+logger = logging.getLogger(__name__)
+
+UNAUTHENTICATED = "Unauthenticated."
+INVALID_TOKEN = "The token is invalid or has expired."
+FORBIDDEN = "Insufficient permissions."
+ENDPOINT_NOT_FOUND = "404 endpoint not found."
+METHOD_NOT_ALLOWED = "Method not allowed"
+INVALID_JSON = "Invalid JSON"
+SERVER_ERROR = "An unexpected error occurred."
+TOO_MANY_REQUESTS = "Too Many Requests"
+
+
+class DomainError(Exception):
+    """A refused domain operation. ``kind`` picks the status in ``http`` mode: ``invalid`` 422, ``not_found`` 404,
+    ``conflict`` 409. ``code`` is a stable machine-readable name; ``payload`` rides along in the envelope."""
+
+    kind = "conflict"
+    default_code = "domain_error"
+
+    def __init__(self, message: str, *, code: str | None = None, payload: Any = None, messages: Any = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+        self.payload = payload
+        self.messages = messages if messages is not None else message
+
+
+class ConflictError(DomainError):
+    kind = "conflict"
+    default_code = "conflict"
+
+
+class InvalidInputError(DomainError):
+    """Input that is well-formed but refused by a domain rule; ``messages`` may carry ``{field: [text]}``."""
+
+    kind = "invalid"
+    default_code = "invalid"
+
+
+class NotFoundError(DomainError):
+    kind = "not_found"
+    default_code = "not_found"
+
+
+def error_body(message: str, messages: Any = None, payload: Any = None) -> dict[str, Any]:
+    return {"status": "error", "message": message, "messages": message if messages is None else messages,
+            "payload": payload}
+
+
+def _status_for(kind: str) -> int:
+    if app_settings.API_ERROR_STATUS != "http":
+        return status.HTTP_200_OK
+    return {"invalid": 422, "not_found": 404, "conflict": 409}[kind]
+
+
+def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """DRF error details to Snipe-IT's ``{field: [messages]}`` (nested keys joined with dots)."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if key == drf_settings.NON_FIELD_ERRORS_KEY:
+                name = prefix or "general"
+            for k, v in _flatten(value, name).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            out.setdefault(prefix or "general", []).extend(str(item) for item in detail)
+        else:
+            for index, item in enumerate(detail):
+                for k, v in _flatten(item, f"{prefix}.{index}" if prefix else str(index)).items():
+                    out.setdefault(k, []).extend(v)
+    else:
+        out.setdefault(prefix or "general", []).append(str(detail))
+    return out
+
+
+def validation_response(messages: dict[str, list[str]]) -> Response:
+    first = next((texts[0] for texts in messages.values() if texts), "The given data was invalid.")
+    return Response(error_body(first, messages), status=_status_for("invalid"))
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif isinstance(exc, Ratelimited):  # before PermissionDenied, which it subclasses
+        return Response({"message": TOO_MANY_REQUESTS}, status=429)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    if isinstance(exc, DomainError):
+        return Response(error_body(exc.message, exc.messages, exc.payload), status=_status_for(exc.kind))
+    if isinstance(exc, exceptions.NotAuthenticated):
+        return Response(error_body(UNAUTHENTICATED), status=401, headers={"WWW-Authenticate": 'Bearer realm="api"'})
+    if isinstance(exc, exceptions.AuthenticationFailed):
+        return Response(error_body(INVALID_TOKEN), status=401, headers={"WWW-Authenticate": 'Bearer realm="api"'})
+    if isinstance(exc, exceptions.PermissionDenied):
+        return Response(error_body(FORBIDDEN), status=403)
+    if isinstance(exc, exceptions.ParseError):
+        return Response(error_body(INVALID_JSON), status=422)
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return Response(error_body(f"Unsupported media type: {exc.detail}"), status=415)
+    if isinstance(exc, exceptions.MethodNotAllowed):
+        return Response(error_body(METHOD_NOT_ALLOWED), status=405)
+    if isinstance(exc, exceptions.NotFound):
+        detail = str(exc.detail)
+        message = ENDPOINT_NOT_FOUND if detail in {"Not found.", "No Asset matches the given query."} else detail
+        return Response(error_body(message), status=_status_for("not_found"))
+    if isinstance(exc, exceptions.Throttled):
+        return Response({"message": TOO_MANY_REQUESTS}, status=429)
+    if isinstance(exc, exceptions.ValidationError):
+        return validation_response(_flatten(exc.detail))
+    if isinstance(exc, OperationalError) and "lock" in str(exc).lower():
+        return Response(error_body("The item is busy; try again.", payload=None), status=409,
+                        headers={"Retry-After": "1"})
+    if isinstance(exc, exceptions.APIException):
+        return Response(error_body(str(exc.detail)), status=exc.status_code)
+    return None  # unhandled: ApiErrorMiddleware answers the 500 envelope
+
+
+def json_error(message: str, status_code: int, **headers: str) -> JsonResponse:
+    """An error envelope outside DRF (middleware, URL resolver handlers)."""
+    response = JsonResponse(error_body(message), status=status_code)
+    for key, value in headers.items():
+        response[key.replace("_", "-")] = value
+    return response
+
+
+def too_many_requests() -> JsonResponse:
+    """The specification's 429 body: only ``message``."""
+    return JsonResponse({"message": TOO_MANY_REQUESTS}, status=429)

@@ -1,0 +1,88 @@
+"""Middleware for ``/api/v1``: JSON errors for anything DRF does not handle, and the per-user rate limit."""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+
+from django.conf import settings
+from django_ratelimit.core import get_usage
+
+from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
+from assetsvc.conf import app_settings
+from assetsvc.site import close_request_scope, open_request_scope
+
+logger = logging.getLogger("assetsvc.api")
+API_PREFIX = "/api/"
+
+
+def is_api_request(request) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+class ApiErrorMiddleware:
+    """Outermost: opens the per-request settings scope, refuses plain HTTP when TLS is forced, and turns an
+    unhandled exception under ``/api/`` into the 500 envelope (no internals)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = open_request_scope()
+        path = request.path_info
+        if path.startswith("/api/v1/") and path.endswith("/") and len(path) > len("/api/v1/"):
+            request.path_info = path.rstrip("/") or path  # trailing slash optional (API-CONTRACT.md §1)
+        try:
+            if is_api_request(request) and settings.APP_FORCE_TLS and not request.is_secure():
+                return json_error("HTTPS is required for the API.", 403)
+            return self.get_response(request)
+        finally:
+            close_request_scope(token)
+
+    def process_exception(self, request, exception):
+        if not is_api_request(request):
+            return None
+        logger.exception("Unhandled error on %s %s", request.method, request.path_info)
+        return json_error(SERVER_ERROR, 500)
+
+
+def rate_limit_key(group: str, request) -> str:
+    """Per authenticated user across all their tokens; per client IP without a valid token."""
+    from accounts.authentication import resolve_bearer
+
+    result = resolve_bearer(request)
+    if result.user is not None:
+        return f"user:{result.user.pk}"
+    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
+
+
+class ApiRateLimitMiddleware:
+    """Counts every ``/api/v1`` request before it is processed (fixed 60-second window, django-ratelimit counter in
+    the Django cache: Redis with ``REDIS_URL``, so all worker processes share it) and adds the limit headers to
+    every answer; past the limit, answers 429 with ``Retry-After``."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.path_info.startswith("/api/v1"):
+            return self.get_response(request)
+        limit = app_settings.API_THROTTLE_PER_MINUTE
+        usage = get_usage(request, group="api", key=rate_limit_key, rate=f"{limit}/m", increment=True)
+        now = time.time()
+        if usage is None:  # RATELIMIT_ENABLE off
+            return self.get_response(request)
+        reset_in = max(1, math.ceil(usage["time_left"]))
+        remaining = max(0, limit - usage["count"])
+        if usage["should_limit"]:
+            response = too_many_requests()
+            response["Retry-After"] = str(reset_in)
+            remaining = 0
+        else:
+            response = self.get_response(request)
+        response["X-RateLimit-Limit"] = str(limit)
+        response["X-RateLimit-Remaining"] = str(remaining)
+        response["X-RateLimit-Reset"] = str(reset_in)
+        response["X-RateLimit-Reset-Timestamp"] = str(int(now) + reset_in)
+        return response

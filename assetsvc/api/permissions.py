@@ -1,0 +1,59 @@
+"""The one DRF permission class: Snipe-IT permission keys evaluated by ``accounts.permissions.has_access``."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ImproperlyConfigured
+from rest_framework.permissions import BasePermission
+
+from accounts.permissions import PERMISSION_KEY_SET, has_access
+
+#: Viewset action → permission verb; custom actions declare theirs in ``view.action_permissions``.
+DEFAULT_ACTION_VERBS = {
+    "list": "view",
+    "retrieve": "view",
+    "create": "create",
+    "update": "edit",
+    "partial_update": "edit",
+    "destroy": "delete",
+}
+METHOD_VERBS = {"GET": "view", "HEAD": "view", "OPTIONS": "view", "POST": "create", "PUT": "edit", "PATCH": "edit",
+                "DELETE": "delete"}
+
+
+def required_permission(request, view) -> str | None:
+    """The key a request needs, or None when being authenticated is enough.
+
+    A view must say which section it belongs to (``permission_section``, None for "any authenticated user");
+    a view that says nothing is refused, so a new endpoint cannot be open by accident.
+    """
+    if not hasattr(view, "permission_section"):
+        raise ImproperlyConfigured(f"{type(view).__name__} must declare permission_section")
+    section = view.permission_section
+    if section is None:
+        return None
+    action = getattr(view, "action", None)
+    custom = getattr(view, "action_permissions", {}) or {}
+    if action in custom:
+        key = custom[action]
+        if key is None:
+            return None
+        if key not in PERMISSION_KEY_SET:
+            key = f"{section}.{key}"
+    elif action in DEFAULT_ACTION_VERBS:
+        key = f"{section}.{DEFAULT_ACTION_VERBS[action]}"
+    elif action is None:
+        key = f"{section}.{METHOD_VERBS.get(request.method, 'edit')}"
+    else:
+        raise ImproperlyConfigured(f"{type(view).__name__}.{action} has no entry in action_permissions")
+    if key not in PERMISSION_KEY_SET and key not in getattr(view, "extra_permission_keys", ()):
+        raise ImproperlyConfigured(f"unknown permission key {key!r}")
+    return key
+
+
+class HasItemPermission(BasePermission):
+    def has_permission(self, request, view) -> bool:
+        user = request.user
+        if not user or not user.is_authenticated:
+            return False
+        key = required_permission(request, view)
+        return key is None or has_access(user, key)

@@ -1,0 +1,152 @@
+"""Serializer base classes with Snipe-IT's (Laravel's) English validation messages and lenient text input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import fields as drf_fields
+from rest_framework import relations, serializers
+
+
+def attribute_name(field_name: str) -> str:
+    return field_name.replace("_", " ")
+
+
+def _invalid_message(field: drf_fields.Field) -> str:
+    if isinstance(field, drf_fields.BooleanField):
+        return "The {attr} field must be true or false."
+    if isinstance(field, drf_fields.IntegerField):
+        return "The {attr} must be an integer."
+    if isinstance(field, drf_fields.DecimalField | drf_fields.FloatField):
+        return "The {attr} must be a number."
+    if isinstance(field, drf_fields.DateTimeField | drf_fields.DateField):
+        return "The {attr} is not a valid date."
+    if isinstance(field, drf_fields.EmailField):
+        return "The {attr} must be a valid email address."
+    if isinstance(field, drf_fields.URLField):
+        return "The {attr} format is invalid."
+    if isinstance(field, drf_fields.UUIDField):
+        return "The {attr} must be a valid UUID."
+    if isinstance(field, drf_fields.CharField):
+        return "The {attr} must be a string."
+    return "The {attr} is invalid."
+
+
+def laravel_messages(field: drf_fields.Field, field_name: str) -> dict[str, str]:
+    messages = {
+        "required": "The {attr} field is required.",
+        "null": "The {attr} field is required.",
+        "blank": "The {attr} field is required.",
+        "invalid": _invalid_message(field),
+        "max_length": "The {attr} may not be greater than {{max_length}} characters.",
+        "min_length": "The {attr} must be at least {{min_length}} characters.",
+        "max_value": "The {attr} may not be greater than {{max_value}}.",
+        "min_value": "The {attr} must be at least {{min_value}}.",
+        "max_string_length": "The {attr} is too large.",
+        "max_digits": "The {attr} is too large.",
+        "max_whole_digits": "The {attr} is too large.",
+        "max_decimal_places": "The {attr} may have at most {{max_decimal_places}} decimal places.",
+        "does_not_exist": "The selected {attr} is invalid.",
+        "incorrect_type": "The selected {attr} is invalid.",
+        "invalid_choice": "The selected {attr} is invalid.",
+        "not_a_list": "The {attr} must be an array.",
+        "not_a_dict": "The {attr} must be an object.",
+        "date": "The {attr} is not a valid date.",
+        "datetime": "The {attr} is not a valid date.",
+        "overflow": "The {attr} is not a valid date.",
+    }
+    attr = attribute_name(field_name)
+    return {key: text.format(attr=attr) for key, text in messages.items()}
+
+
+class ApiSerializerMixin:
+    """Rewrites every field's error messages into Laravel's texts ("The asset tag field is required.")."""
+
+    def get_fields(self) -> dict[str, drf_fields.Field]:
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if field.read_only:
+                continue
+            target = field.child_relation if isinstance(field, relations.ManyRelatedField) else field
+            target.error_messages.update(laravel_messages(target, name))
+            if target is not field:
+                field.error_messages.update(laravel_messages(field, name))
+        return fields
+
+
+class ApiSerializer(ApiSerializerMixin, serializers.Serializer):
+    pass
+
+
+class ApiModelSerializer(ApiSerializerMixin, serializers.ModelSerializer):
+    pass
+
+
+class TextField(serializers.CharField):
+    """Optional text: null (and Laravel's empty string → null) is stored as ``""``; trimmed; no NUL bytes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_blank", True)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+
+    def validate_empty_values(self, data):
+        if data is None:
+            return True, ""
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, str | int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A required string: numbers are accepted as text, lists and objects are not."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, str | int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer: ``12`` or ``"12"``; not ``1.5``, ``true`` or ``[1]``."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or isinstance(data, list | dict):
+            self.fail("invalid")
+        if isinstance(data, float) and not data.is_integer():
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class ScopedPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
+    """A foreign key limited to what the caller may see: other companies' ids are as unknown as missing ones."""
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        request = self.context.get("request")
+        restrict = getattr(queryset, "restrict", None)
+        if restrict is not None:
+            queryset = restrict(getattr(request, "user", None))
+        return queryset
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or isinstance(data, list | dict):
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        if isinstance(data, float):
+            if not data.is_integer():
+                self.fail("incorrect_type", data_type="float")
+            data = int(data)
+        if isinstance(data, str):
+            data = data.strip()
+            if not data.lstrip("-").isdigit():
+                self.fail("incorrect_type", data_type="str")
+        try:
+            if abs(int(data)) > 2**62:
+                self.fail("does_not_exist", pk_value=data)
+        except (TypeError, ValueError):
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        return super().to_internal_value(data)

@@ -1,0 +1,29 @@
+"""``app_settings``: the service's own knobs (``settings.ASSETSVC``), read at call time so tests can override them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+DEFAULTS: dict[str, Any] = {
+    "API_THROTTLE_PER_MINUTE": 120,
+    "API_TOKEN_EXPIRATION_YEARS": 15,
+    "MAX_RESULTS": 500,
+    "API_ERROR_STATUS": "compat",
+    "WEBHOOK_ENDPOINT": "",
+    "WEBHOOK_CHANNEL": "",
+    "WEBHOOK_BOTNAME": "",
+    "WEBHOOK_PLATFORM": "",
+    "WEBHOOK_TIMEOUT": 5,
+}
+
+
+class AppSettings:
+    def __getattr__(self, name: str) -> Any:
+        if name not in DEFAULTS:
+            raise AttributeError(name)
+        return getattr(settings, "ASSETSVC", {}).get(name, DEFAULTS[name])
+
+
+app_settings = AppSettings()

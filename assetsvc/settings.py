@@ -1,0 +1,251 @@
+"""Settings, read from the environment (README.md lists every variable with its default).
+
+There is no separate production module: environment variables switch production behaviour on, and the settings
+fail fast when something production needs is missing (no secret key without DEBUG).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    value = value.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (true/false/1/0/yes/no/on/off), got {value!r}")
+
+
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from exc
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {number}")
+    return number
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# CORE ---------------------------------------------------------------------------------------------------------------
+DEBUG = env_bool("DEBUG", False)
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+_secret_file = BASE_DIR / ".secret_key"
+if not SECRET_KEY and _secret_file.exists():
+    # `make run` generates this ignored file once, so `manage.py` works later without extra variables.
+    SECRET_KEY = _secret_file.read_text().strip()
+if not SECRET_KEY:
+    if DEBUG:
+        SECRET_KEY = "insecure-debug-only-key"  # noqa: S105 - only ever with DEBUG on
+    else:
+        raise ImproperlyConfigured("SECRET_KEY is required unless DEBUG is on (make run generates .secret_key)")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "oauth2_provider",
+    "assetsvc",
+    "companies",
+    "accounts",
+    "inventory",
+    "notifications",
+]
+
+MIDDLEWARE = [
+    "assetsvc.api.middleware.ApiErrorMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "assetsvc.api.middleware.ApiRateLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "assetsvc.urls"
+WSGI_APPLICATION = "assetsvc.wsgi.application"
+AUTH_USER_MODEL = "accounts.User"
+APPEND_SLASH = False
+AUTHENTICATION_BACKENDS = ["accounts.backends.UsernameBackend"]
+# Usernames are unique case-insensitively among non-deleted users (a database constraint), not globally.
+SILENCED_SYSTEM_CHECKS = ["auth.W004"]
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# DATABASES ----------------------------------------------------------------------------------------------------------
+# SQLite in the project folder is the embedded default; DATABASE_URL=postgres://... switches to PostgreSQL.
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # IMMEDIATE transactions take the write lock up front, so concurrent writers queue instead of failing with
+    # "database is locked" half-way through; SQLite has no row locks, this serialises state changes instead.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# CACHES -------------------------------------------------------------------------------------------------------------
+# The rate-limit counter lives here: Redis when several worker processes must share it, local memory otherwise.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "assetsvc",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "assetsvc"}}
+
+# I18N ---------------------------------------------------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+# STATIC -------------------------------------------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+# SECURITY -----------------------------------------------------------------------------------------------------------
+# APP_FORCE_TLS: the service sits behind a TLS proxy. Browser pages are redirected to HTTPS; API calls over plain
+# HTTP are refused with a JSON error instead (a redirect would hide that the token already crossed in clear text).
+APP_FORCE_TLS = env_bool("APP_FORCE_TLS", False)
+SECURE_COOKIES = env_bool("SECURE_COOKIES", APP_FORCE_TLS)
+if APP_FORCE_TLS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^api/"]
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+# API ----------------------------------------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.PersonalAccessTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["assetsvc.api.permissions.HasItemPermission"],
+    "DEFAULT_RENDERER_CLASSES": ["assetsvc.api.renderers.ApiJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "assetsvc.api.parsers.LenientJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "assetsvc.api.pagination.TotalRowsPagination",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "assetsvc.api.exceptions.api_exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_VERSIONING_CLASS": None,
+    "COERCE_DECIMAL_TO_STRING": True,
+    "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%SZ",
+    "DATE_FORMAT": "%Y-%m-%d",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Asset management service API",
+    "DESCRIPTION": "Snipe-IT REST API v1 compatible asset management.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+}
+
+OAUTH2_PROVIDER = {
+    # Hashed at rest (RFC 9700): the token column stays empty, only a SHA-256 checksum is stored.
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "SCOPES": {"read": "Read", "write": "Write"},
+    # DOT's default admin lists and searches the token column; ours shows metadata only.
+    "ACCESS_TOKEN_ADMIN_CLASS": "accounts.admin.AccessTokenAdmin",
+}
+
+# Application knobs, read through assetsvc.conf.app_settings.
+_api_error_status = os.environ.get("API_ERROR_STATUS", "compat").strip().lower() or "compat"
+if _api_error_status not in {"compat", "http"}:
+    raise ImproperlyConfigured(f"API_ERROR_STATUS must be 'compat' or 'http', got {_api_error_status!r}")
+
+ASSETSVC = {
+    "API_THROTTLE_PER_MINUTE": env_int("API_THROTTLE_PER_MINUTE", 120, minimum=1),
+    "API_TOKEN_EXPIRATION_YEARS": env_int("API_TOKEN_EXPIRATION_YEARS", 15, minimum=1),
+    "MAX_RESULTS": env_int("MAX_RESULTS", 500, minimum=1),
+    "API_ERROR_STATUS": _api_error_status,
+    "WEBHOOK_ENDPOINT": os.environ.get("WEBHOOK_ENDPOINT", "").strip(),
+    "WEBHOOK_CHANNEL": os.environ.get("WEBHOOK_CHANNEL", "").strip(),
+    "WEBHOOK_BOTNAME": os.environ.get("WEBHOOK_BOTNAME", "").strip(),
+    "WEBHOOK_PLATFORM": os.environ.get("WEBHOOK_PLATFORM", "").strip().lower(),
+    "WEBHOOK_TIMEOUT": env_int("WEBHOOK_TIMEOUT", 5, minimum=1),
+}
+
+RATELIMIT_USE_CACHE = "default"
+# DOT's swappable models, named explicitly so our foreign keys to them resolve in migrations.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
+OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"
+OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"
+OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
+
+# LOGGING ------------------------------------------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

@@ -1,0 +1,24 @@
+"""URL map: the Django admin, and the API under ``/api/v1`` (trailing slash optional)."""
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from assetsvc.api.views import EndpointNotFoundView, SchemaView
+
+api_v1 = [
+    path("", include("accounts.api.urls")),
+    path("", include("companies.api.urls")),
+    path("", include("inventory.api.urls")),
+    path("schema", SchemaView.as_view(), name="schema"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    re_path(r"^api/v1(?:/.*)?$", EndpointNotFoundView.as_view()),
+]
+
+handler400 = "assetsvc.api.views.handler400"
+handler403 = "assetsvc.api.views.handler403"
+handler404 = "assetsvc.api.views.handler404"
+handler500 = "assetsvc.api.views.handler500"

@@ -1,0 +1,52 @@
+"""Company separation, enforced once, in the queryset layer (specification rules 1 to 6).
+
+Every model that belongs to a company uses :class:`CompanyScopedQuerySet` (``objects = ...as_manager()``); every API
+view reaches its rows through ``restrict(user)``, which :class:`assetsvc.api.viewsets.ScopedViewSetMixin` calls for
+it, so no view can forget the scoping.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db import models
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def separation_applies_to(user: User | None) -> bool:
+    """True when ``user`` must be limited to their own company's rows (rules 1 to 5).
+
+    Anonymous callers are treated as limited to nothing by :meth:`CompanyScopedQuerySet.restrict`.
+    """
+    from assetsvc.site import get_site_settings
+
+    if not get_site_settings().full_multiple_companies_support:
+        return False  # rule 1
+    if user is None or not getattr(user, "is_authenticated", False):
+        return True  # rule 5
+    if user.is_superuser:
+        return False  # rule 2
+    return user.company_id is not None  # rules 3 and 4
+
+
+class CompanyScopedQuerySet(models.QuerySet):
+    """A queryset whose rows carry a ``company`` and can be limited to what a user may see.
+
+    ``company_field`` names the path to the company id (``"company"`` for most items).
+    """
+
+    company_field = "company"
+
+    def restrict(self, user: User | None, action: str = "view") -> CompanyScopedQuerySet:
+        """Rows ``user`` may see and manage: all (separation off, super user, no company), their company's
+        (a user with a company), or none (nobody authenticated)."""
+        if user is None or not getattr(user, "is_authenticated", False):
+            return self.none()
+        if not separation_applies_to(user):
+            return self
+        return self.filter(**{f"{self.company_field}_id": user.company_id})
+
+    def is_scoped(self) -> bool:
+        return True

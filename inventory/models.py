@@ -1,0 +1,339 @@
+"""Hardware assets and the catalogue around them (models, categories, manufacturers, suppliers, locations,
+status labels), plus the action log every domain verb writes."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+from companies.querysets import CompanyScopedQuerySet
+from inventory.choices import ActionType, CategoryType, StatusType, TargetType
+
+USER_MODEL = settings.AUTH_USER_MODEL
+
+
+class TimestampedModel(models.Model):
+    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+class StatusLabel(TimestampedModel):
+    """What state an asset is in: deployable (can be checked out), pending, undeployable or archived."""
+
+    name = models.CharField(max_length=255)
+    type = models.CharField(max_length=16, choices=StatusType.choices, default=StatusType.DEPLOYABLE)
+    color = models.CharField(max_length=10, null=True, blank=True)
+    show_in_nav = models.BooleanField(default=False)
+    default_label = models.BooleanField(default=False)
+    notes = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="statuslabel_name_ci_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_deployable(self) -> bool:
+        return self.type == StatusType.DEPLOYABLE
+
+
+class Category(TimestampedModel):
+    """Groups asset models (and accessories, consumables, components, licenses) by kind of item."""
+
+    name = models.CharField(max_length=255)
+    category_type = models.CharField(max_length=16, choices=CategoryType.choices, default=CategoryType.ASSET)
+    eula_text = models.TextField(blank=True, default="")
+    use_default_eula = models.BooleanField(default=False)
+    require_acceptance = models.BooleanField(default=False)
+    checkin_email = models.BooleanField(default=False)
+    notes = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name_plural = "categories"
+        constraints = [models.UniqueConstraint(Lower("name"), "category_type", name="category_name_type_ci_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Manufacturer(TimestampedModel):
+    """Who makes asset models."""
+
+    name = models.CharField(max_length=255)
+    url = models.CharField(max_length=2000, blank=True, default="")
+    support_url = models.CharField(max_length=2000, blank=True, default="")
+    warranty_lookup_url = models.CharField(max_length=2000, blank=True, default="")
+    support_phone = models.CharField(max_length=50, blank=True, default="")
+    support_email = models.CharField(max_length=191, blank=True, default="")
+    notes = models.TextField(blank=True, default="")
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), condition=models.Q(deleted_at__isnull=True), name="manufacturer_name_ci_unique_alive"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Supplier(TimestampedModel):
+    """Who assets are bought from."""
+
+    name = models.CharField(max_length=255)
+    address = models.CharField(max_length=255, blank=True, default="")
+    address2 = models.CharField(max_length=255, blank=True, default="")
+    city = models.CharField(max_length=255, blank=True, default="")
+    state = models.CharField(max_length=255, blank=True, default="")
+    country = models.CharField(max_length=255, blank=True, default="")
+    zip = models.CharField(max_length=20, blank=True, default="")
+    phone = models.CharField(max_length=35, blank=True, default="")
+    fax = models.CharField(max_length=35, blank=True, default="")
+    email = models.CharField(max_length=150, blank=True, default="")
+    contact = models.CharField(max_length=255, blank=True, default="")
+    url = models.CharField(max_length=2000, blank=True, default="")
+    notes = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="supplier_name_ci_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Location(TimestampedModel):
+    """A place assets sit at or return to; locations nest through ``parent``."""
+
+    name = models.CharField(max_length=255)
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="children")
+    manager = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="locations")
+    address = models.CharField(max_length=255, blank=True, default="")
+    address2 = models.CharField(max_length=255, blank=True, default="")
+    city = models.CharField(max_length=255, blank=True, default="")
+    state = models.CharField(max_length=255, blank=True, default="")
+    country = models.CharField(max_length=255, blank=True, default="")
+    zip = models.CharField(max_length=20, blank=True, default="")
+    phone = models.CharField(max_length=35, blank=True, default="")
+    fax = models.CharField(max_length=35, blank=True, default="")
+    currency = models.CharField(max_length=10, blank=True, default="")
+    ldap_ou = models.CharField(max_length=255, blank=True, default="")
+    notes = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AssetModel(TimestampedModel):
+    """A make and model of hardware (e.g. "MacBook Pro 14"); every asset is one of these."""
+
+    name = models.CharField(max_length=255)
+    model_number = models.CharField(max_length=255, blank=True, default="")
+    manufacturer = models.ForeignKey(Manufacturer, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="models")
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="models")
+    min_amt = models.PositiveIntegerField(null=True, blank=True)
+    eol = models.PositiveIntegerField(null=True, blank=True, help_text="End of life, in months")
+    requestable = models.BooleanField(default=False)
+    notes = models.TextField(blank=True, default="")
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), Lower("model_number"), condition=models.Q(deleted_at__isnull=True),
+                name="assetmodel_name_number_ci_unique_alive",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AssetQuerySet(CompanyScopedQuerySet):
+    def alive(self) -> AssetQuerySet:
+        return self.filter(deleted_at__isnull=True)
+
+    def deleted(self) -> AssetQuerySet:
+        return self.filter(deleted_at__isnull=False)
+
+    def available(self) -> AssetQuerySet:
+        """Assets that can be checked out now: not assigned, not deleted, deployable label."""
+        return self.alive().filter(
+            assigned_user__isnull=True, assigned_asset__isnull=True, assigned_location__isnull=True,
+            status__type=StatusType.DEPLOYABLE,
+        )
+
+    def checked_out(self) -> AssetQuerySet:
+        return self.filter(
+            models.Q(assigned_user__isnull=False)
+            | models.Q(assigned_asset__isnull=False)
+            | models.Q(assigned_location__isnull=False)
+        )
+
+    def checked_out_to(self, user) -> AssetQuerySet:
+        return self.filter(assigned_user=user)
+
+
+class Asset(TimestampedModel):
+    """A tracked piece of hardware. It is checked out to at most one target: a user, another asset or a location.
+
+    Assignment, counters and audit dates are owned by the services in ``inventory.services``; nothing else
+    writes them.
+    """
+
+    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="assets")
+    name = models.CharField(max_length=255, blank=True, default="")
+    asset_tag = models.CharField(max_length=255)
+    serial = models.CharField(max_length=255, blank=True, default="")
+    model = models.ForeignKey(AssetModel, on_delete=models.PROTECT, related_name="assets")
+    status = models.ForeignKey(StatusLabel, on_delete=models.PROTECT, related_name="assets")
+    supplier = models.ForeignKey(Supplier, null=True, blank=True, on_delete=models.PROTECT, related_name="assets")
+    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="current_assets")
+    rtd_location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="rtd_assets")
+    assigned_user = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="assigned_assets")
+    assigned_asset = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
+                                       related_name="assigned_assets")
+    assigned_location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
+                                          related_name="assigned_assets")
+    notes = models.TextField(blank=True, default="")
+    order_number = models.CharField(max_length=255, blank=True, default="")
+    warranty_months = models.PositiveIntegerField(null=True, blank=True)
+    purchase_date = models.DateField(null=True, blank=True)
+    purchase_cost = models.DecimalField(max_digits=13, decimal_places=2, null=True, blank=True)
+    byod = models.BooleanField(default=False)
+    requestable = models.BooleanField(default=False)
+    last_checkout = models.DateTimeField(null=True, blank=True)
+    last_checkin = models.DateTimeField(null=True, blank=True)
+    expected_checkin = models.DateField(null=True, blank=True)
+    last_audit_date = models.DateTimeField(null=True, blank=True)
+    next_audit_date = models.DateField(null=True, blank=True)
+    checkin_counter = models.PositiveIntegerField(default=0)
+    checkout_counter = models.PositiveIntegerField(default=0)
+    requests_counter = models.PositiveIntegerField(default=0)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AssetQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("asset_tag"), condition=models.Q(deleted_at__isnull=True), name="asset_tag_ci_unique_alive"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(assigned_user__isnull=True, assigned_asset__isnull=True)
+                    | models.Q(assigned_user__isnull=True, assigned_location__isnull=True)
+                    | models.Q(assigned_asset__isnull=True, assigned_location__isnull=True)
+                ),
+                name="asset_single_assignment_target",
+            ),
+        ]
+        indexes = [
+            models.Index(Lower("serial"), name="asset_serial_lower_idx"),
+            models.Index(fields=["name"]),
+            models.Index(fields=["serial"]),
+            models.Index(fields=["order_number"]),
+            models.Index(fields=["purchase_date"]),
+            models.Index(fields=["purchase_cost"]),
+            models.Index(fields=["deleted_at", "created_at"]),
+            models.Index(fields=["next_audit_date"]),
+            models.Index(fields=["expected_checkin"]),
+            models.Index(fields=["last_checkout"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.asset_tag} ({self.display_name})"
+
+    @property
+    def display_name(self) -> str:
+        """The name a message shows: the asset's own, else its model's (API-CONTRACT.md §8)."""
+        return self.name or (self.model.name if self.model_id else "")
+
+    @property
+    def assigned_target(self):
+        return self.assigned_user or self.assigned_asset or self.assigned_location
+
+    @property
+    def assigned_type(self) -> str | None:
+        if self.assigned_user_id:
+            return TargetType.USER
+        if self.assigned_asset_id:
+            return TargetType.ASSET
+        if self.assigned_location_id:
+            return TargetType.LOCATION
+        return None
+
+    @property
+    def is_assigned(self) -> bool:
+        return self.assigned_type is not None
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+
+class ActionLogQuerySet(CompanyScopedQuerySet):
+    def for_item(self, item_type: str, item_id: int) -> ActionLogQuerySet:
+        return self.filter(models.Q(item_type=item_type, item_id=item_id)
+                           | models.Q(target_type=item_type, target_id=item_id))
+
+
+class ActionLog(models.Model):
+    """One row per domain verb (create, update, delete, restore, checkout, checkin, audit), written in the same
+    transaction as the change it records."""
+
+    action_type = models.CharField(max_length=32, choices=ActionType.choices)
+    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    item_type = models.CharField(max_length=32)
+    item_id = models.BigIntegerField()
+    target_type = models.CharField(max_length=32, blank=True, default="")
+    target_id = models.BigIntegerField(null=True, blank=True)
+    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    note = models.TextField(blank=True, default="")
+    log_meta = models.JSONField(null=True, blank=True)
+    expected_checkin = models.DateField(null=True, blank=True)
+    action_date = models.DateTimeField()
+    action_source = models.CharField(max_length=16, blank=True, default="api")
+    remote_ip = models.CharField(max_length=64, blank=True, default="")
+    user_agent = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ActionLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["item_type", "item_id"]),
+            models.Index(fields=["target_type", "target_id"]),
+            models.Index(fields=["action_type"]),
+            models.Index(fields=["created_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action_type} {self.item_type}#{self.item_id}"

@@ -1,0 +1,1 @@
+"""Receivers of inventory's domain signals (filled in by the notifications issue)."""

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import factory
+from factory.django import DjangoModelFactory
+
+from inventory.choices import StatusType
+from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+
+
+class StatusLabelFactory(DjangoModelFactory[StatusLabel]):
+    class Meta:
+        model = StatusLabel
+
+    name = factory.Sequence(lambda n: f"Status {n}")
+    type = StatusType.DEPLOYABLE
+
+
+class CategoryFactory(DjangoModelFactory[Category]):
+    class Meta:
+        model = Category
+
+    name = factory.Sequence(lambda n: f"Category {n}")
+
+
+class ManufacturerFactory(DjangoModelFactory[Manufacturer]):
+    class Meta:
+        model = Manufacturer
+
+    name = factory.Sequence(lambda n: f"Manufacturer {n}")
+
+
+class SupplierFactory(DjangoModelFactory[Supplier]):
+    class Meta:
+        model = Supplier
+
+    name = factory.Sequence(lambda n: f"Supplier {n}")
+
+
+class LocationFactory(DjangoModelFactory[Location]):
+    class Meta:
+        model = Location
+
+    name = factory.Sequence(lambda n: f"Location {n}")
+
+
+class AssetModelFactory(DjangoModelFactory[AssetModel]):
+    class Meta:
+        model = AssetModel
+
+    name = factory.Sequence(lambda n: f"Model {n}")
+    model_number = factory.Sequence(lambda n: f"MN-{n}")
+    category = factory.SubFactory(CategoryFactory)
+    manufacturer = factory.SubFactory(ManufacturerFactory)
+
+
+class AssetFactory(DjangoModelFactory[Asset]):
+    class Meta:
+        model = Asset
+
+    asset_tag = factory.Sequence(lambda n: f"TAG-{n:06d}")
+    name = factory.Sequence(lambda n: f"Asset {n}")
+    serial = factory.Sequence(lambda n: f"SN{n:08d}")
+    model = factory.SubFactory(AssetModelFactory)
+    status = factory.SubFactory(StatusLabelFactory)
+    company = None
