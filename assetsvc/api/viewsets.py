@@ -77,7 +77,9 @@ class ScopedViewSetMixin(ApiViewMixin):
 
 class ApiViewSet(ScopedViewSetMixin, viewsets.GenericViewSet):
     """Base of resource viewsets: declare ``queryset``, ``serializer_class``, ``permission_section``,
-    ``sort_fields`` and (optionally) ``search_fields``."""
+    ``sort_fields`` and (optionally) ``search_fields`` / ``filterset_class``."""
+
+    filter_backends: list = []  # set below, after the backends are defined
 
 
 class ApiView(ApiViewMixin, APIView):
@@ -126,3 +128,12 @@ class SortFilter(BaseFilterBackend):
             ordering.append(f"-{field}" if descending else field)
         ordering.append("-id" if descending else "id")
         return queryset.order_by(*ordering)
+
+
+def _default_backends() -> list:
+    from django_filters.rest_framework import DjangoFilterBackend
+
+    return [DjangoFilterBackend, SearchFilter, SortFilter]
+
+
+ApiViewSet.filter_backends = _default_backends()

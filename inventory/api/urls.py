@@ -1,1 +1,8 @@
-urlpatterns = []
+"""Inventory routes: the catalogue (models, categories, ...) and hardware, each in its own module."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("inventory.api.catalogue_urls")),
+    path("", include("inventory.api.hardware_urls")),
+]
