@@ -1,0 +1,35 @@
+"""The delivery log: one row per attempt to post a notification (or per notification dropped before an attempt)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class WebhookDelivery(models.Model):
+    """One delivery attempt of one notification to the configured endpoint, written by the background worker.
+
+    Failed deliveries are not retried (specification, Events/Delivery), so this table is the only trace of them
+    besides the server log. ``error`` holds only the error *class* (``ConnectTimeout``, ``HTTP 500``, ...): the
+    admin shows it, and a finer text would turn the test action into a port scanner (CVE-2026-114064); the server
+    log gets the full exception. The response body is never stored, for the same reason.
+    """
+
+    event = models.CharField(max_length=64, help_text="Event name from notifications.events, or 'test'.")
+    platform = models.CharField(max_length=16, blank=True, default="")
+    endpoint = models.CharField(max_length=2000, blank=True, default="")
+    request_body = models.JSONField(null=True, blank=True)
+    success = models.BooleanField(default=False)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True, help_text="Time until the answer's headers.")
+    error = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["created_at"]), models.Index(fields=["success", "created_at"])]
+        verbose_name = "webhook delivery"
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self) -> str:
+        outcome = "ok" if self.success else f"failed ({self.error or self.status_code})"
+        return f"{self.event} → {self.endpoint}: {outcome}"

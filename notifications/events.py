@@ -1,0 +1,116 @@
+"""The registry of notifying events: event name → signal, message text template and the values it needs.
+
+The texts of the specification's five events (Events / Events and message text) are copied verbatim, with
+``<placeholder>`` written as ``{placeholder}``; API-CONTRACT.md §8 adds asset audit, accessory checkin and license
+checkin, whose texts follow the same pattern (docs/notifications.md). A new kind of item adds a signal in its app and
+one entry here; nothing else in this app changes.
+
+Name rules (docs/notifications.md):
+
+* ``asset_name``: the asset's name, else its model's name (API-CONTRACT.md §8);
+* ``target_name``: a user's full name ("first last", the username when both are empty), a location's name, an
+  asset's ``"<asset_tag> (<asset_name>)"``;
+* ``admin_name``: the acting user's full name, ``"system"`` when the change had no acting user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.dispatch import Signal
+
+from inventory import signals
+
+#: ``admin_name`` when a change was made without an acting user (a command, a data migration).
+NO_ACTOR_NAME = "system"
+
+
+def display_name(obj: Any) -> str:
+    """The name a message shows for a user, a location, an asset or any named item."""
+    if obj is None:
+        return ""
+    # Imported here: this module is imported by AppConfig.ready() through receivers.
+    from accounts.models import User
+    from inventory.models import Asset
+
+    if isinstance(obj, User):
+        return obj.full_name
+    if isinstance(obj, Asset):
+        return f"{obj.asset_tag} ({obj.display_name})"
+    name = getattr(obj, "name", None)
+    return str(name) if name else str(obj)
+
+
+def _asset_values(item: Any) -> dict[str, str]:
+    return {"asset_tag": item.asset_tag, "asset_name": item.display_name}
+
+
+def _named(key: str) -> Callable[[Any], dict[str, str]]:
+    def values(item: Any) -> dict[str, str]:
+        return {key: display_name(item)}
+
+    return values
+
+
+def _license_values(item: Any) -> dict[str, str]:
+    # The signal may carry the seat (which has a ``license``) or the license itself.
+    license_ = getattr(item, "license", None) or item
+    return {"license_name": display_name(license_)}
+
+
+@dataclass(frozen=True)
+class EventType:
+    """One notifying event: ``name`` follows ``"<entity>.<past_tense>"`` (STYLE.md §8)."""
+
+    name: str
+    signal: Signal
+    template: str
+    item_values: Callable[[Any], dict[str, str]]
+    label: str
+
+    def render(self, *, item: Any, actor: Any = None, target: Any = None) -> str:
+        values = {
+            **self.item_values(item),
+            "target_name": display_name(target),
+            "admin_name": display_name(actor) if actor is not None else NO_ACTOR_NAME,
+        }
+        # format_map only parses the template, so braces inside names are kept literally.
+        return self.template.format_map(values)
+
+
+EVENTS: dict[str, EventType] = {
+    event.name: event
+    for event in [
+        # The specification's five.
+        EventType("asset.checked_out", signals.asset_checked_out,
+                  "Asset {asset_tag} ({asset_name}) was checked out to {target_name} by {admin_name}",
+                  _asset_values, "asset checkout"),
+        EventType("asset.checked_in", signals.asset_checked_in,
+                  "Asset {asset_tag} ({asset_name}) was checked in by {admin_name}",
+                  _asset_values, "asset checkin"),
+        EventType("accessory.checked_out", signals.accessory_checked_out,
+                  "Accessory {accessory_name} was checked out to {target_name} by {admin_name}",
+                  _named("accessory_name"), "accessory checkout"),
+        EventType("consumable.checked_out", signals.consumable_checked_out,
+                  "Consumable {consumable_name} was checked out to {target_name} by {admin_name}",
+                  _named("consumable_name"), "consumable checkout"),
+        EventType("license.checked_out", signals.license_checked_out,
+                  "License seat for {license_name} was checked out to {target_name} by {admin_name}",
+                  _license_values, "license checkout"),
+        # API-CONTRACT.md §8's three more; texts are ours, shaped like the specification's.
+        EventType("asset.audited", signals.asset_audited,
+                  "Asset {asset_tag} ({asset_name}) was audited by {admin_name}",
+                  _asset_values, "asset audit"),
+        EventType("accessory.checked_in", signals.accessory_checked_in,
+                  "Accessory {accessory_name} was checked in by {admin_name}",
+                  _named("accessory_name"), "accessory checkin"),
+        EventType("license.checked_in", signals.license_checked_in,
+                  "License seat for {license_name} was checked in by {admin_name}",
+                  _license_values, "license checkin"),
+    ]
+}
+
+#: Event name of the admin's and ``send_test_webhook``'s test message (a delivery-log value, not a signal).
+TEST_EVENT = "test"
