@@ -7,6 +7,8 @@ from django.core.validators import MinLengthValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 
+from companies.querysets import CompanyScopedQuerySet
+
 
 class CompanyQuerySet(models.QuerySet):
     def restrict(self, user, action: str = "view") -> CompanyQuerySet:
@@ -18,6 +20,12 @@ class CompanyQuerySet(models.QuerySet):
         if not separation_applies_to(user):
             return self
         return self.filter(pk=user.company_id)
+
+    def with_counts(self) -> CompanyQuerySet:
+        """The six ``*_count`` annotations of the company record (one correlated subquery each)."""
+        from companies.counts import annotate_company_counts
+
+        return annotate_company_counts(self)
 
 
 class Company(models.Model):
@@ -49,3 +57,27 @@ class Company(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CompanyScopedModel(models.Model):
+    """Base of every item that belongs to a company (assets now; accessories, consumables, components and licenses
+    later): the ``company`` foreign key and the scoped manager come together, so a new kind of item cannot forget
+    separation. A subclass may override ``company`` (e.g. for its ``related_name``) and ``objects`` with a subclass of
+    :class:`CompanyScopedQuerySet`; the ``companies.E001`` system check and ``tests/companies/test_scoped_models.py``
+    refuse any model with a ``company`` field whose default manager is not scoped, unless it is listed in
+    :data:`companies.checks.UNSCOPED_COMPANY_MODELS` with a reason.
+
+    Also register the kind in :data:`companies.counts.COMPANY_COUNTS` (the company record's counts and rule 9).
+    """
+
+    company = models.ForeignKey(
+        "companies.Company", null=True, blank=True, on_delete=models.PROTECT, related_name="%(app_label)s_%(class)s_set"
+    )
+
+    objects = CompanyScopedQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+from companies import checks  # noqa: E402,F401  (registers the system check)

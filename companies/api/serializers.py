@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from assetsvc.api.formats import brief, iso_utc
+from assetsvc.api.serializers import ApiSerializer, StrictCharField, TextField
+from companies.counts import COUNT_NAMES
+from companies.models import Company
+
+TAG_COLOR_PATTERN = r"^#(?:[0-9a-fA-F]{3}){1,2}$"
+
+
+def user_brief(user) -> dict[str, Any] | None:
+    return None if user is None else {"id": user.pk, "name": user.full_name}
+
+
+class CompanySerializer(serializers.Serializer):
+    """The company record: the specification's fields, ``notes``, ``tag_color``, the six counts (annotated by
+    ``Company.objects.with_counts()``), ISO timestamps, and Snipe-IT's ``created_by`` / ``available_actions``."""
+
+    def to_representation(self, company: Company) -> dict[str, Any]:
+        request = self.context.get("request")
+        caller = getattr(request, "user", None)
+        counts = {name: int(getattr(company, name, 0) or 0) for name in COUNT_NAMES}
+
+        def can(key: str) -> bool:
+            return bool(caller and caller.has_access(key))
+
+        return {
+            "id": company.pk,
+            "name": company.name,
+            "phone": company.phone or None,
+            "fax": company.fax or None,
+            "email": company.email or None,
+            "image": None,
+            "tag_color": company.tag_color or None,
+            **counts,
+            "created_by": user_brief(company.created_by),
+            "notes": company.notes or None,
+            "created_at": iso_utc(company.created_at),
+            "updated_at": iso_utc(company.updated_at),
+            "available_actions": {
+                "update": can("companies.edit"),
+                # Snipe-IT's isDeletable(): allowed and empty; the listed asset count may hide archived assets,
+                # the delete itself re-checks every live row (companies.services.company_delete).
+                "delete": can("companies.delete") and not any(counts.values()),
+            },
+        }
+
+
+class CompanyBriefSerializer(serializers.Serializer):
+    def to_representation(self, company: Company) -> dict[str, Any] | None:
+        return brief(company)
+
+
+class CompanyWriteSerializer(ApiSerializer):
+    """Company input (create; ``partial=True`` for update). Rules: specification "Company" and Snipe-IT §5."""
+
+    name = StrictCharField(max_length=255)
+    phone = StrictCharField(min_length=7, max_length=35, required=False, allow_null=True)
+    fax = StrictCharField(min_length=7, max_length=35, required=False, allow_null=True)
+    email = serializers.EmailField(max_length=150, required=False, allow_null=True)
+    notes = TextField(max_length=65535)
+    tag_color = serializers.RegexField(TAG_COLOR_PATTERN, max_length=10, required=False, allow_null=True)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["tag_color"].error_messages["invalid"] = "The tag color must be a hex colour like #1a2b3c."
+        return fields
+
+    def validate_email(self, value):
+        if isinstance(value, str) and value:
+            return value
+        return None
+
+    def validate_name(self, value: str) -> str:
+        queryset = Company.objects.filter(name__iexact=value)
+        if self.instance is not None:
+            queryset = queryset.exclude(pk=self.instance.pk)
+        if queryset.exists():
+            raise serializers.ValidationError("The name has already been taken.")
+        return value

@@ -1,0 +1,44 @@
+"""System check ``companies.E001``: every model with a ``company`` field is reached through
+:class:`companies.querysets.CompanyScopedQuerySet`, unless exempted here with a reason."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.core import checks
+
+#: ``app_label.ModelName`` → why it is not company-scoped.
+UNSCOPED_COMPANY_MODELS: dict[str, str] = {
+    "inventory.Location": (
+        "Locations are shared reference data: rule 6 scopes assets, accessories, consumables, components and "
+        "licenses; Snipe-IT scopes locations only with its separate scope_locations_fmcs setting."
+    ),
+}
+
+
+def unscoped_company_models() -> list[str]:
+    """Labels of models with a ``company`` field whose default manager is not scoped and that are not exempt."""
+    from companies.querysets import CompanyScopedQuerySet
+
+    missing = []
+    for model in apps.get_models():
+        label = model._meta.label
+        if label in UNSCOPED_COMPANY_MODELS:
+            continue
+        if not any(field.name == "company" and field.concrete for field in model._meta.get_fields()):
+            continue
+        if not isinstance(model._default_manager.all(), CompanyScopedQuerySet):
+            missing.append(label)
+    return missing
+
+
+@checks.register()
+def check_company_scoping(app_configs=None, **kwargs):
+    return [
+        checks.Error(
+            f"{label} has a company field but its default manager is not a CompanyScopedQuerySet.",
+            hint="Inherit companies.models.CompanyScopedModel, or exempt it in "
+            "companies.checks.UNSCOPED_COMPANY_MODELS.",
+            id="companies.E001",
+        )
+        for label in unscoped_company_models()
+    ]
