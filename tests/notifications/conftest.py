@@ -1,0 +1,94 @@
+"""Webhook test fixtures: a REAL local receiver (pytest-httpserver, threaded) and the site's webhook settings.
+
+Deliveries are written by the worker threads through their own database connections, so tests that deliver use
+``transactional_db`` (the ``webhook`` fixture requests it) and wait for the worker before the database is flushed.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from assetsvc.models import SiteSettings
+from notifications.delivery import wait_for_idle
+from tests.factories import UserFactory
+
+HOOK_PATH = "/hook"
+
+
+@pytest.fixture(scope="session")
+def _receiver_server():
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.start()
+    yield server
+    server.clear()
+    if server.is_running():
+        server.stop()
+
+
+@pytest.fixture
+def receiver(_receiver_server):
+    """The local receiver, emptied before and after each test."""
+    _receiver_server.clear()
+    yield _receiver_server
+    _receiver_server.clear()
+
+
+@pytest.fixture
+def slow_receiver():
+    """A receiver of its own that answers only after ``WEBHOOK_TIMEOUT`` (1 s here) has passed."""
+    release = threading.Event()
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+
+    def handler(request):
+        from werkzeug import Response
+
+        release.wait(5)
+        return Response('{"ok": true}', status=200, content_type="application/json")
+
+    server.expect_request(HOOK_PATH, method="POST").respond_with_handler(handler)
+    server.start()
+    yield server
+    release.set()
+    server.stop()
+
+
+@pytest.fixture
+def closed_port_url() -> str:
+    """An http URL on a local port nothing listens on: connections are refused."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}{HOOK_PATH}"
+
+
+@pytest.fixture
+def webhook(transactional_db, settings):
+    """``configure(platform, endpoint, channel, botname)`` writes the site settings; the environment overrides are
+    cleared and the timeout is 1 s. At teardown it waits for the worker, so nothing is written after the flush."""
+    settings.ASSETSVC = {**settings.ASSETSVC, "WEBHOOK_ENDPOINT": "", "WEBHOOK_CHANNEL": "", "WEBHOOK_BOTNAME": "",
+                         "WEBHOOK_PLATFORM": "", "WEBHOOK_TIMEOUT": 1}
+
+    def configure(platform: str = "slack", endpoint: str = "", channel: str = "#it", botname: str = "AssetBot"):
+        site = SiteSettings.load()
+        site.webhook_platform = platform
+        site.webhook_endpoint = endpoint
+        site.webhook_channel = channel
+        site.webhook_botname = botname
+        site.save()
+        return site
+
+    yield configure
+    assert wait_for_idle(15), "the webhook worker did not become idle"
+
+
+@pytest.fixture
+def admin_user(transactional_db):
+    return UserFactory(username="admin", first_name="Ada", last_name="Admin", superuser=True)
+
+
+def posted_bodies(server) -> list[dict]:
+    return [request.get_json() for request, _response in server.log]
