@@ -1,0 +1,1 @@
+"""The catalogue API: status labels, categories, manufacturers, suppliers, locations and asset models."""

@@ -1,0 +1,413 @@
+"""Catalogue endpoints: ``statuslabels``, ``categories``, ``manufacturers``, ``suppliers``, ``locations`` and
+``models`` (Snipe-IT's routes, reference §1.5), each ``GET/POST /<resource>``, ``GET/PUT/PATCH/DELETE
+/<resource>/{id}`` and a select list; manufacturers and models also ``POST /<resource>/{id}/restore``.
+
+Counts are subquery annotations (one query for any page size) limited to what the caller may see; the caller's
+permission booleans are computed once per request for ``available_actions``.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+from typing import Any, ClassVar
+
+from django.db.models import BooleanField as BooleanDbField
+from django.db.models import Count, ExpressionWrapper, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from rest_framework import exceptions, mixins
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from accounts.models import User
+from accounts.permissions import has_access
+from assetsvc.api.viewsets import ApiViewSet, search_q, success
+from inventory import catalogue_services as services
+from inventory.api.catalogue import filters
+from inventory.api.catalogue import serializers as s
+from inventory.choices import CategoryType
+from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+
+ZERO = Value(0, output_field=IntegerField())
+SELECTLIST_PER_PAGE = 50
+#: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
+SELECTLIST_KEYS = (
+    "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
+    "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
+    "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
+)
+
+
+def count_of(queryset: QuerySet, field: str) -> Coalesce:
+    """``COUNT(*)`` of ``queryset`` rows whose ``field`` is the outer row, as a correlated subquery."""
+    rows = queryset.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(rows, output_field=IntegerField()), ZERO)
+
+
+def in_use(model) -> ExpressionWrapper:
+    return ExpressionWrapper(services.in_use_annotation(model), output_field=BooleanDbField())
+
+
+class CatalogueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """CRUD over one catalogue model. Subclasses declare the serializers, messages, ``annotate()`` and the delete
+    service; writes go through ``inventory.catalogue_services``."""
+
+    write_serializer_class: ClassVar[type[s.CatalogueWriteSerializer]]
+    messages: ClassVar[dict[str, str]]
+    #: Foreign keys echoed flat in create/update answers (API-CONTRACT.md §3).
+    flat_keys: ClassVar[tuple[str, ...]] = ()
+    soft_deletes = False
+    action_permissions: ClassVar[dict[str, str | None]] = {"selectlist": None, "restore": "delete"}
+
+    # --- querysets ----------------------------------------------------------------------------------------------
+
+    def annotate(self, queryset: QuerySet) -> QuerySet:
+        return queryset
+
+    def list_deleted(self) -> bool:
+        """Whether a list asks for soft-deleted rows instead of live ones."""
+        return False
+
+    def get_queryset(self) -> QuerySet:
+        queryset = self.annotate(super().get_queryset().select_related("created_by"))
+        if self.soft_deletes:
+            deleted = self.action == "list" and self.list_deleted()
+            queryset = queryset.filter(deleted_at__isnull=not deleted)
+        return queryset
+
+    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
+        # Query-string filters are for lists only: on writes the query string is input (API-CONTRACT.md §1).
+        if self.action != "list":
+            return queryset
+        return super().filter_queryset(queryset)
+
+    @cached_property
+    def abilities(self) -> dict[str, bool]:
+        user = self.request.user
+        return {verb: has_access(user, f"{self.permission_section}.{verb}")
+                for verb in ("view", "create", "edit", "delete")}
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "can": self.abilities}
+
+    def record(self, obj) -> dict[str, Any]:
+        """The full record of a row just written (re-read with its counts), plus the flat foreign keys."""
+        fresh = self.annotate(type(obj).objects.select_related("created_by")).get(pk=obj.pk)
+        data = dict(self.get_serializer(fresh).data)
+        for key in self.flat_keys:
+            data[f"{key}_id"] = getattr(fresh, f"{key}_id")
+        return data
+
+    # --- writes -------------------------------------------------------------------------------------------------
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.write_serializer_class(data=self.input, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        obj = services.catalogue_item_create(model=self.queryset.model, data=serializer.validated_data,
+                                             actor=request.user)
+        return success(self.record(obj), self.messages["create"])
+
+    def update(self, request, *args, **kwargs):
+        """``PUT`` and ``PATCH`` are both partial (API-CONTRACT.md §1)."""
+        instance = self.get_object()
+        serializer = self.write_serializer_class(instance, data=self.input, partial=True,
+                                                 context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        obj = services.catalogue_item_update(item=instance, data=serializer.validated_data, actor=request.user)
+        return success(self.record(obj), self.messages["update"])
+
+    partial_update = update
+
+    def destroy(self, request, *args, **kwargs):
+        self.delete_item(self.get_object(), request.user)
+        return success(None, self.messages["delete"])
+
+    def delete_item(self, obj, actor: User) -> None:
+        raise NotImplementedError
+
+    # --- select list (reference §2.1) ---------------------------------------------------------------------------
+
+    def check_selectlist_access(self) -> None:
+        user = self.request.user
+        keys = (f"{self.permission_section}.view", *SELECTLIST_KEYS)
+        if not any(has_access(user, key) for key in keys):
+            raise exceptions.PermissionDenied()
+
+    def selectlist_queryset(self) -> QuerySet:
+        queryset = self.queryset.model.objects.all()
+        if self.soft_deletes:
+            queryset = queryset.filter(deleted_at__isnull=True)
+        return queryset.order_by("name", "id")
+
+    def selectlist_text(self, obj) -> str:
+        return obj.name
+
+    def selectlist_answer(self, queryset: QuerySet):
+        search = self.request.query_params.get("search")
+        if search and search.strip():
+            queryset = queryset.filter(search_q(search.strip()[:255], self.selectlist_search_fields))
+        try:
+            page = max(1, int(self.request.query_params.get("page") or 1))
+        except (TypeError, ValueError):
+            page = 1
+        page = min(page, 2**31)
+        total = queryset.count()
+        start = (page - 1) * SELECTLIST_PER_PAGE
+        rows = list(queryset[start:start + SELECTLIST_PER_PAGE]) if start < total else []
+        last_page = max(1, math.ceil(total / SELECTLIST_PER_PAGE))
+        return Response({
+            "results": [{"id": obj.pk, "text": self.selectlist_text(obj), "image": None} for obj in rows],
+            "pagination": {"more": page < last_page, "per_page": SELECTLIST_PER_PAGE},
+            "total_count": total,
+            "page": page,
+            "page_count": last_page,
+        })
+
+    selectlist_search_fields: ClassVar[tuple[str, ...]] = ("name",)
+
+    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
+    def selectlist(self, request):
+        self.check_selectlist_access()
+        return self.selectlist_answer(self.selectlist_queryset())
+
+
+def created_by_sort() -> tuple[str, str]:
+    return ("created_by__first_name", "created_by__last_name")
+
+
+class StatusLabelViewSet(CatalogueViewSet):
+    queryset = StatusLabel.objects.all()
+    serializer_class = s.StatusLabelSerializer
+    write_serializer_class = s.StatusLabelWriteSerializer
+    filterset_class = filters.StatusLabelFilterSet
+    permission_section = "statuslabels"
+    not_found_message = "Statuslabel not found"
+    search_fields = ("name", "notes")
+    sort_fields: ClassVar[dict[str, Any]] = {
+        key: key for key in ("id", "name", "created_at", "assets_count", "color", "notes", "default_label", "type")
+    } | {"created_by": created_by_sort()}
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Status Label created successfully.", "update": "Status Label updated successfully.",
+        "delete": "The Status Label was deleted successfully.",
+    }
+
+    def annotate(self, queryset):
+        assets = Asset.objects.restrict(self.request.user).alive()
+        return queryset.annotate(assets_count=count_of(assets, "status"), in_use=in_use(StatusLabel))
+
+    def delete_item(self, obj, actor):
+        services.status_label_delete(label=obj, actor=actor)
+
+    def selectlist_queryset(self):
+        return StatusLabel.objects.order_by("-default_label", "name", "id")
+
+
+class CategoryViewSet(CatalogueViewSet):
+    queryset = Category.objects.all()
+    serializer_class = s.CategorySerializer
+    write_serializer_class = s.CategoryWriteSerializer
+    filterset_class = filters.CategoryFilterSet
+    permission_section = "categories"
+    not_found_message = "Category not found"
+    search_fields = ("name", "category_type", "notes")
+    sort_fields: ClassVar[dict[str, Any]] = {
+        key: key for key in ("id", "name", "category_type", "use_default_eula", "eula_text", "require_acceptance",
+                             "checkin_email", "assets_count", "accessories_count", "consumables_count",
+                             "components_count", "licenses_count", "notes", "created_at", "updated_at")
+    } | {"created_by": created_by_sort()}
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Category created successfully.", "update": "Category updated successfully.",
+        "delete": "The category was deleted successfully.",
+    }
+
+    def annotate(self, queryset):
+        assets = Asset.objects.restrict(self.request.user).alive()
+        return queryset.annotate(
+            assets_count=count_of(assets, "model__category"),
+            accessories_count=ZERO, consumables_count=ZERO, components_count=ZERO, licenses_count=ZERO,
+            in_use=in_use(Category),
+        )
+
+    def delete_item(self, obj, actor):
+        services.category_delete(category=obj, actor=actor)
+
+    @action(detail=True, methods=["get"], url_path="selectlist", pagination_class=None, filter_backends=[])
+    def typed_selectlist(self, request, pk=None):
+        """``GET categories/{item_type}/selectlist``: the categories of one item type (asset, accessory, ...)."""
+        self.check_selectlist_access()
+        item_type = str(pk or "").strip().lower()
+        queryset = Category.objects.filter(category_type=item_type if item_type in CategoryType.values else "")
+        return self.selectlist_answer(queryset.order_by("name", "id"))
+
+    action_permissions: ClassVar[dict[str, str | None]] = {
+        **CatalogueViewSet.action_permissions, "typed_selectlist": None,
+    }
+
+
+class ManufacturerViewSet(CatalogueViewSet):
+    queryset = Manufacturer.objects.all()
+    serializer_class = s.ManufacturerSerializer
+    write_serializer_class = s.ManufacturerWriteSerializer
+    filterset_class = filters.ManufacturerFilterSet
+    permission_section = "manufacturers"
+    not_found_message = "Manufacturer not found"
+    soft_deletes = True
+    search_fields = ("name", "notes")
+    sort_fields: ClassVar[dict[str, Any]] = {
+        key: key for key in ("id", "name", "url", "support_url", "support_email", "warranty_lookup_url",
+                             "support_phone", "created_at", "updated_at", "assets_count", "consumables_count",
+                             "components_count", "licenses_count", "accessories_count", "notes")
+    } | {"created_by": created_by_sort()}
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Manufacturer created successfully.", "update": "Manufacturer updated successfully.",
+        "delete": "The Manufacturer was deleted successfully.", "restore": "Manufacturer restored successfully.",
+    }
+
+    def list_deleted(self) -> bool:
+        return str(self.request.query_params.get("deleted", "")).strip().lower() == "true"
+
+    def annotate(self, queryset):
+        assets = Asset.objects.restrict(self.request.user).alive()
+        return queryset.annotate(
+            assets_count=count_of(assets, "model__manufacturer"),
+            licenses_count=ZERO, consumables_count=ZERO, accessories_count=ZERO, components_count=ZERO,
+            in_use=in_use(Manufacturer),
+        )
+
+    def delete_item(self, obj, actor):
+        services.manufacturer_delete(manufacturer=obj, actor=actor)
+
+    @action(detail=True, methods=["post"])
+    def restore(self, request, pk=None):
+        item = services.get_deleted_or_alive(Manufacturer, pk, "Manufacturer does not exist.")
+        item = services.manufacturer_restore(manufacturer=item, actor=request.user)
+        return success(self.record(item), self.messages["restore"])
+
+
+class SupplierViewSet(CatalogueViewSet):
+    queryset = Supplier.objects.all()
+    serializer_class = s.SupplierSerializer
+    write_serializer_class = s.SupplierWriteSerializer
+    filterset_class = filters.SupplierFilterSet
+    permission_section = "suppliers"
+    not_found_message = "Supplier not found"
+    search_fields = ("name", "contact", "email", "city", "address", "phone", "notes")
+    sort_fields: ClassVar[dict[str, Any]] = {
+        key: key for key in ("id", "name", "address", "phone", "contact", "fax", "email", "assets_count",
+                             "licenses_count", "accessories_count", "components_count", "consumables_count", "url",
+                             "created_at")
+    }
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Supplier created successfully.", "update": "Supplier updated successfully.",
+        "delete": "Supplier was deleted successfully.",
+    }
+
+    def annotate(self, queryset):
+        assets = Asset.objects.restrict(self.request.user).alive()
+        return queryset.annotate(
+            assets_count=count_of(assets, "supplier"),
+            accessories_count=ZERO, licenses_count=ZERO, consumables_count=ZERO, components_count=ZERO,
+            in_use=in_use(Supplier),
+        )
+
+    def delete_item(self, obj, actor):
+        services.supplier_delete(supplier=obj, actor=actor)
+
+
+class LocationViewSet(CatalogueViewSet):
+    """Locations are not company-scoped: Snipe-IT scopes them only with its ``scope_locations_fmcs`` setting, which
+    this service does not have (docs/catalogue.md). Their counts of assets and users still are."""
+
+    queryset = Location.objects.all()
+    unscoped_company_model = True
+    serializer_class = s.LocationSerializer
+    write_serializer_class = s.LocationWriteSerializer
+    filterset_class = filters.LocationFilterSet
+    permission_section = "locations"
+    not_found_message = "Location not found"
+    flat_keys = ("parent", "manager", "company")
+    search_fields = ("name", "address", "city", "state", "zip", "ldap_ou", "phone", "fax", "notes", "parent__name",
+                     "company__name")
+    sort_fields: ClassVar[dict[str, Any]] = {
+        key: key for key in ("accessories_count", "address", "address2", "assets_count",
+                             "assigned_accessories_count", "assigned_assets_count", "city", "country", "created_at",
+                             "currency", "id", "ldap_ou", "company_id", "manager_id", "name", "rtd_assets_count",
+                             "state", "updated_at", "users_count", "zip", "notes")
+    } | {"parent": "parent__name", "manager": ("manager__first_name", "manager__last_name"),
+         "company": "company__name"}
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Location created successfully.", "update": "Location updated successfully.",
+        "delete": "The location was deleted successfully.",
+    }
+
+    def annotate(self, queryset):
+        user = self.request.user
+        assets = Asset.objects.restrict(user).alive()
+        users = User.objects.restrict(user).filter(deleted_at__isnull=True)
+        children = Location.objects.only("id", "name", "parent_id").order_by("name", "id")
+        return queryset.select_related("parent", "manager", "company").prefetch_related(
+            Prefetch("children", queryset=children)
+        ).annotate(
+            assets_count=count_of(assets, "location"),
+            rtd_assets_count=count_of(assets, "rtd_location"),
+            assigned_assets_count=count_of(assets, "assigned_location"),
+            users_count=count_of(users, "location"),
+            accessories_count=ZERO, assigned_accessories_count=ZERO,
+            in_use=in_use(Location),
+        )
+
+    def delete_item(self, obj, actor):
+        services.location_delete(location=obj, actor=actor)
+
+
+class AssetModelViewSet(CatalogueViewSet):
+    queryset = AssetModel.objects.all()
+    serializer_class = s.AssetModelSerializer
+    write_serializer_class = s.AssetModelWriteSerializer
+    filterset_class = filters.AssetModelFilterSet
+    permission_section = "models"
+    not_found_message = "AssetModel not found"
+    soft_deletes = True
+    flat_keys = ("category", "manufacturer")
+    search_fields = ("name", "model_number", "notes", "category__name", "manufacturer__name")
+    selectlist_search_fields = ("name", "model_number", "category__name", "manufacturer__name")
+    sort_fields: ClassVar[dict[str, Any]] = {
+        key: key for key in ("id", "name", "model_number", "min_amt", "eol", "notes", "created_at", "requestable",
+                             "assets_count", "deleted_at", "updated_at")
+    } | {"manufacturer": "manufacturer__name", "category": "category__name", "created_by": created_by_sort()}
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Model created successfully.", "update": "Model updated successfully.",
+        "delete": "The model was deleted successfully.", "restore": "Model restored successfully.",
+    }
+
+    def list_deleted(self) -> bool:
+        return str(self.request.query_params.get("status", "")).strip().lower() == "deleted"
+
+    def annotate(self, queryset):
+        assets = Asset.objects.restrict(self.request.user).alive()
+        return queryset.select_related("category", "manufacturer").annotate(
+            assets_count=count_of(assets, "model"), in_use=in_use(AssetModel),
+        )
+
+    def delete_item(self, obj, actor):
+        services.asset_model_delete(asset_model=obj, actor=actor)
+
+    @action(detail=True, methods=["post"])
+    def restore(self, request, pk=None):
+        item = services.get_deleted_or_alive(AssetModel, pk, "Model does not exist.")
+        item = services.asset_model_restore(asset_model=item, actor=request.user)
+        return success(self.record(item), self.messages["restore"])
+
+    def selectlist_queryset(self):
+        return (AssetModel.objects.filter(deleted_at__isnull=True).select_related("category", "manufacturer")
+                .order_by("category__name", "manufacturer__name", "name", "model_number", "id"))
+
+    def selectlist_text(self, obj) -> str:
+        """Snipe-IT's default ``modellist_displays``: "<category> - <manufacturer> <name> (#<model number>)"."""
+        text = f"{obj.category.name} - " if obj.category_id else ""
+        if obj.manufacturer_id and obj.manufacturer.deleted_at is None:
+            text += f"{obj.manufacturer.name} "
+        text += obj.name
+        if obj.model_number:
+            text += f" (#{obj.model_number})"
+        return text

@@ -1,0 +1,335 @@
+"""Domain verbs of the catalogue: status labels, categories, manufacturers, suppliers, locations and asset models.
+
+Creating and updating are plain writes plus an action-log row; the interesting parts are the delete guards
+(Snipe-IT's messages, reference §4.14), the soft delete and restore of manufacturers and models, and the location
+tree, which must never loop. Every verb runs in one transaction and re-reads its row with ``select_for_update()``
+so a guard cannot be raced by a concurrent write.
+
+The "in use" querysets below are shared with the API layer, which annotates them onto list rows so the
+``available_actions.delete`` flag agrees with what a delete would do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, models, transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from assetsvc.api.exceptions import ConflictError, InvalidInputError, NotFoundError
+from inventory.choices import ActionType, CategoryType
+from inventory.models import ActionLog, Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+
+#: ``action_logs.item_type`` of each catalogue model (Snipe-IT's ``itemType()``: camel-case class name, "model").
+ITEM_TYPES: dict[type[models.Model], str] = {
+    StatusLabel: "statuslabel",
+    Category: "category",
+    Manufacturer: "manufacturer",
+    Supplier: "supplier",
+    Location: "location",
+    AssetModel: "model",
+}
+
+#: The validation message of a duplicate name, per model (reference §2.3, Snipe-IT's rules).
+UNIQUE_MESSAGES: dict[type[models.Model], dict[str, list[str]]] = {
+    StatusLabel: {"name": ["The name must be unique."]},
+    Category: {"name": ["The name must be unique across categories and category type. "]},
+    Manufacturer: {"name": ["The name has already been taken."]},
+    Supplier: {"name": ["The name must be unique."]},
+    Location: {"name": ["The name must be unique."]},
+    AssetModel: {"name": ["The name must be unique across models and model number. "]},
+}
+
+STATUS_LABEL_IN_USE = ("This Status Label is currently associated with at least one Asset and cannot be deleted. "
+                       "Please update your assets to no longer reference this status and try again. ")
+CATEGORY_IN_USE = ("This category is currently associated with at least one {type} and cannot be deleted. "
+                   "Please update your {type}  to no longer reference this category and try again. ")
+MANUFACTURER_IN_USE = ("This manufacturer is currently associated with at least one model and cannot be deleted. "
+                       "Please update your models to no longer reference this manufacturer and try again. ")
+SUPPLIER_IN_USE = ("This supplier is currently associated with {count} asset(s) and cannot be deleted. "
+                   "Please update your assets to no longer reference this supplier and try again. ")
+LOCATION_IN_USE = ("This location is not currently deletable because it is the location of record for at least one "
+                   "asset or user, has assets assigned to it, or is the parent location of another location. "
+                   "Please update your records to no longer reference this location and try again ")
+MODEL_IN_USE = ("This model is currently associated with one or more assets and cannot be deleted. "
+                "Please delete the assets, and then try deleting again. ")
+CIRCULAR_PARENT = "The parent id must not create a circular reference."
+
+
+# --- "in use" rules -----------------------------------------------------------------------------------------------
+# Status labels, categories, suppliers and locations are deleted for real (their tables have no ``deleted_at``), so
+# a soft-deleted asset still holds them (PROTECT): their guards count every asset. Manufacturers and models are
+# soft-deleted, so only live assets hold them, as in Snipe-IT.
+
+
+def status_label_usage(label: Any = None) -> QuerySet:
+    return Asset.objects.filter(status=label if label is not None else OuterRef("pk"))
+
+
+def category_usage() -> Q:
+    """An asset category is held by its models (any, deleted too: they keep the foreign key); other types have no
+    items in this service yet."""
+    return Q(category_type=CategoryType.ASSET) & Exists(AssetModel.objects.filter(category=OuterRef("pk")))
+
+
+def manufacturer_usage(manufacturer: Any = None) -> QuerySet:
+    ref = manufacturer if manufacturer is not None else OuterRef("pk")
+    return Asset.objects.filter(model__manufacturer=ref, deleted_at__isnull=True)
+
+
+def supplier_usage(supplier: Any = None) -> QuerySet:
+    return Asset.objects.filter(supplier=supplier if supplier is not None else OuterRef("pk"))
+
+
+def location_usage(location: Any = None) -> Q:
+    """Assets located, returning or checked out there, child locations, and live users based there."""
+    ref = location if location is not None else OuterRef("pk")
+    return (
+        Exists(Asset.objects.filter(Q(location=ref) | Q(rtd_location=ref) | Q(assigned_location=ref)))
+        | Exists(Location.objects.filter(parent=ref))
+        | Exists(User.objects.filter(location=ref, deleted_at__isnull=True))
+    )
+
+
+def asset_model_usage(asset_model: Any = None) -> QuerySet:
+    ref = asset_model if asset_model is not None else OuterRef("pk")
+    return Asset.objects.filter(model=ref, deleted_at__isnull=True)
+
+
+def in_use_annotation(model: type[models.Model]) -> Q | Exists:
+    """A boolean expression (per row of ``model``) that is true when a delete would be refused."""
+    return {
+        StatusLabel: lambda: Exists(status_label_usage()),
+        Category: category_usage,
+        Manufacturer: lambda: Exists(manufacturer_usage()),
+        Supplier: lambda: Exists(supplier_usage()),
+        Location: location_usage,
+        AssetModel: lambda: Exists(asset_model_usage()),
+    }[model]()
+
+
+# --- helpers ------------------------------------------------------------------------------------------------------
+
+
+def _log(*, action: str, item: models.Model, actor: User | None, meta: dict | None = None) -> ActionLog:
+    return ActionLog.objects.create(
+        action_type=action,
+        created_by=actor if actor is not None and actor.pk else None,
+        item_type=ITEM_TYPES[type(item)],
+        item_id=item.pk,
+        company_id=getattr(item, "company_id", None),
+        log_meta=meta or None,
+        action_date=timezone.now(),
+    )
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, models.Model):
+        return value.pk
+    return value
+
+
+def _save(obj: models.Model) -> None:
+    """Save, turning a lost race on a unique constraint into the same error the validator gives."""
+    try:
+        with transaction.atomic():
+            obj.save()
+    except IntegrityError as exc:
+        messages = UNIQUE_MESSAGES[type(obj)]
+        raise InvalidInputError(next(iter(messages.values()))[0], messages=messages) from exc
+
+
+def _locked(obj: models.Model) -> models.Model:
+    return type(obj).objects.select_for_update().get(pk=obj.pk)
+
+
+# --- create / update ----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def catalogue_item_create(*, model: type[models.Model], data: dict[str, Any], actor: User | None) -> models.Model:
+    """Create one catalogue record from validated data and log it (``create new``)."""
+    obj = model(**data)
+    if actor is not None and actor.pk:
+        obj.created_by = actor
+    if isinstance(obj, Location) and obj.parent_id is not None:
+        _lock_ancestors(obj.parent_id)
+    _save(obj)
+    _log(action=ActionType.CREATE, item=obj, actor=actor)
+    return obj
+
+
+@transaction.atomic
+def catalogue_item_update(*, item: models.Model, data: dict[str, Any], actor: User | None) -> models.Model:
+    """Apply validated (partial) changes to a catalogue record, locking it first; log the changed fields.
+
+    A category keeps its type once created (Snipe-IT refuses the change); a location's new parent must not be the
+    location itself or one of its descendants (re-checked here, under lock, not only in the serializer).
+    """
+    obj = _locked(item)
+    if isinstance(obj, Category) and "category_type" in data and data["category_type"] != obj.category_type:
+        message = "You cannot change the category type once it has been created"
+        raise InvalidInputError(message, messages={"category_type": [message]})
+    if isinstance(obj, Location) and data.get("parent") is not None:
+        location_check_parent(location=obj, parent=data["parent"])
+    changes: dict[str, dict[str, Any]] = {}
+    for field, value in data.items():
+        old = getattr(obj, field)
+        if _plain(old) != _plain(value):
+            key = f"{field}_id" if obj._meta.get_field(field).is_relation else field
+            changes[key] = {"old": _plain(old), "new": _plain(value)}
+        setattr(obj, field, value)
+    _save(obj)
+    if changes:
+        _log(action=ActionType.UPDATE, item=obj, actor=actor, meta=changes)
+    return obj
+
+
+def _lock_ancestors(parent_id: int) -> list[int]:
+    """Lock and return the chain ``parent_id``, its parent, ... up to the root (stops on a pre-existing loop)."""
+    chain: list[int] = []
+    current: int | None = parent_id
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = Location.objects.select_for_update().filter(pk=current).values_list("parent_id", flat=True).first()
+    return chain
+
+
+def location_check_parent(*, location: Location, parent: Location) -> None:
+    """Refuse a parent that is ``location`` itself or one of its descendants (the tree would loop)."""
+    if location.pk is not None and location.pk in _lock_ancestors(parent.pk):
+        raise InvalidInputError(CIRCULAR_PARENT, messages={"parent_id": [CIRCULAR_PARENT]})
+
+
+# --- delete / restore ---------------------------------------------------------------------------------------------
+
+
+def _hard_delete(obj: models.Model, message: str) -> None:
+    """Delete for real; a reference the guard did not foresee (a new kind of item) refuses instead of failing."""
+    try:
+        with transaction.atomic():
+            obj.delete()
+    except (models.ProtectedError, models.RestrictedError, IntegrityError) as exc:
+        raise ConflictError(message, code="in_use") from exc
+
+
+def _soft_delete(obj: models.Model, actor: User | None) -> None:
+    obj.deleted_at = timezone.now()
+    obj.save(update_fields=["deleted_at", "updated_at"])
+    _log(action=ActionType.DELETE, item=obj, actor=actor)
+
+
+@transaction.atomic
+def status_label_delete(*, label: StatusLabel, actor: User | None) -> None:
+    """Delete a status label that no asset (deleted ones included) uses."""
+    label = _locked(label)
+    if status_label_usage(label).exists():
+        raise ConflictError(STATUS_LABEL_IN_USE, code="in_use")
+    _log(action=ActionType.DELETE, item=label, actor=actor)
+    _hard_delete(label, STATUS_LABEL_IN_USE)
+
+
+@transaction.atomic
+def category_delete(*, category: Category, actor: User | None) -> None:
+    """Delete a category without items of its type (for asset categories: without models)."""
+    category = _locked(category)
+    message = CATEGORY_IN_USE.format(type=category.category_type)
+    if category.category_type == CategoryType.ASSET and AssetModel.objects.filter(category=category).exists():
+        raise ConflictError(message, code="in_use")
+    _log(action=ActionType.DELETE, item=category, actor=actor)
+    _hard_delete(category, message)
+
+
+@transaction.atomic
+def manufacturer_delete(*, manufacturer: Manufacturer, actor: User | None) -> None:
+    """Soft-delete a manufacturer that no live asset (through its models) depends on."""
+    manufacturer = _locked(manufacturer)
+    if manufacturer_usage(manufacturer).exists():
+        raise ConflictError(MANUFACTURER_IN_USE, code="in_use")
+    _soft_delete(manufacturer, actor)
+
+
+@transaction.atomic
+def supplier_delete(*, supplier: Supplier, actor: User | None) -> None:
+    """Delete a supplier that no asset was bought from; the message counts those assets, as Snipe-IT's does."""
+    supplier = _locked(supplier)
+    count = supplier_usage(supplier).count()
+    message = SUPPLIER_IN_USE.format(count=count)
+    if count:
+        raise ConflictError(message, code="in_use")
+    _log(action=ActionType.DELETE, item=supplier, actor=actor)
+    _hard_delete(supplier, message)
+
+
+@transaction.atomic
+def location_delete(*, location: Location, actor: User | None) -> None:
+    """Delete a location nothing refers to (assets located, returning or assigned there, children, users)."""
+    location = _locked(location)
+    if Location.objects.filter(pk=location.pk).filter(location_usage()).exists():
+        raise ConflictError(LOCATION_IN_USE, code="in_use")
+    _log(action=ActionType.DELETE, item=location, actor=actor)
+    _hard_delete(location, LOCATION_IN_USE)
+
+
+@transaction.atomic
+def asset_model_delete(*, asset_model: AssetModel, actor: User | None) -> None:
+    """Soft-delete a model that no live asset uses."""
+    asset_model = _locked(asset_model)
+    if asset_model_usage(asset_model).exists():
+        raise ConflictError(MODEL_IN_USE, code="in_use")
+    _soft_delete(asset_model, actor)
+
+
+def name_taken(obj: models.Model) -> bool:
+    """True when another live row of ``obj``'s model already uses its name, compared case-insensitively as on
+    Snipe-IT's MySQL collation: per category type for categories; for models, per model number (or against every
+    model of that name when the number is empty, as Snipe-IT's ``two_column_unique_undeleted`` does)."""
+    model = type(obj)
+    rows = model.objects.filter(name__iexact=obj.name)
+    if obj.pk is not None:
+        rows = rows.exclude(pk=obj.pk)
+    if hasattr(obj, "deleted_at"):
+        rows = rows.filter(deleted_at__isnull=True)
+    if isinstance(obj, Category):
+        rows = rows.filter(category_type=obj.category_type)
+    if isinstance(obj, AssetModel) and obj.model_number:
+        rows = rows.filter(model_number__iexact=obj.model_number)
+    return rows.exists()
+
+
+def _restore(obj: models.Model, *, label: str, actor: User | None) -> models.Model:
+    if obj.deleted_at is None:
+        raise ConflictError(f"The {label} was not deleted and therefore cannot be restored", code="not_deleted")
+    reason = next(iter(UNIQUE_MESSAGES[type(obj)].values()))[0].strip()
+    if name_taken(obj):
+        raise ConflictError(f"Error restoring {label}: {reason}", code="name_taken")
+    obj.deleted_at = None
+    try:
+        with transaction.atomic():
+            obj.save(update_fields=["deleted_at", "updated_at"])
+    except IntegrityError as exc:
+        raise ConflictError(f"Error restoring {label}: {reason}", code="name_taken") from exc
+    _log(action=ActionType.RESTORE, item=obj, actor=actor)
+    return obj
+
+
+@transaction.atomic
+def manufacturer_restore(*, manufacturer: Manufacturer, actor: User | None) -> Manufacturer:
+    """Bring back a soft-deleted manufacturer, if its name is still free."""
+    return _restore(_locked(manufacturer), label="Manufacturer", actor=actor)
+
+
+@transaction.atomic
+def asset_model_restore(*, asset_model: AssetModel, actor: User | None) -> AssetModel:
+    """Bring back a soft-deleted model, if its name and model number are still free."""
+    return _restore(_locked(asset_model), label="Model", actor=actor)
+
+
+def get_deleted_or_alive(model: type[models.Model], pk: Any, message: str) -> models.Model:
+    """The row for a restore: deleted or not (a live one gets "not deleted"); unknown ids are not found."""
+    try:
+        return model.objects.get(pk=int(pk))
+    except (model.DoesNotExist, ValueError, TypeError, OverflowError) as exc:
+        raise NotFoundError(message) from exc
