@@ -1,18 +1,24 @@
-"""Domain verbs of accounts: issuing and revoking personal access tokens."""
+"""Domain verbs of accounts: personal access tokens, users and permission groups."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
 from datetime import datetime
+from typing import Any
 
-from django.db import transaction
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
+from rest_framework.exceptions import ValidationError
 
-from accounts.models import PersonalAccessToken, User
-from assetsvc.api.exceptions import NotFoundError
+from accounts import permissions as perms
+from accounts.models import PermissionGroup, PersonalAccessToken, User
+from assetsvc.api.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.conf import app_settings
+from assetsvc.site import get_site_settings
+from companies.querysets import may_manage_user_companies
 
 PERSONAL_CLIENT_NAME = "Personal Access Client"
 DEFAULT_TOKEN_NAME = "Auth Token"
@@ -98,3 +104,307 @@ def revoke_all_tokens_of(user: User) -> int:
 
 
 
+
+
+# Users and permission groups ------------------------------------------------------------------------------------------
+#
+# Every guard against privilege escalation lives here, so the API, the admin and commands share them
+# (docs/companies-and-users.md "Privilege rules"). A refused escalation is PermissionDenied (403 "Insufficient
+# permissions.") and nothing is written.
+
+USER_NOT_FOUND = "User does not exist or you do not have permission view them."
+USER_DELETED = "This user has been deleted. You will have to restore this user to edit them or assign them new assets."
+USER_NOT_DELETED = "The User was not deleted and therefore cannot be restored"
+CANNOT_DELETE_YOURSELF = "We would feel really bad if you deleted yourself, please reconsider."
+CANNOT_DEACTIVATE_YOURSELF = "You cannot deactivate yourself."
+MULTI_COMPANY_ITEMS = (
+    "This user has items assigned that belong to a different company. Please check them in or edit their company."
+)
+USERNAME_TAKEN = "The username must be unique."
+GROUP_NOT_FOUND = "Group not found"
+GROUP_NAME_TAKEN = "The name has already been taken."
+USER_FIELDS = ("first_name", "last_name", "username", "email", "employee_num", "jobtitle", "phone", "notes")
+
+
+def _has_items_word(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many.replace(":count", str(count))
+
+
+def _permission_values(raw: dict | None) -> dict[str, int]:
+    """A stored permission map as ``{key: -1|1}`` (0 and unreadable values mean "inherit", i.e. absent)."""
+    out: dict[str, int] = {}
+    for key, value in (raw or {}).items():
+        normalized = perms.normalize_permission_value(value)
+        if normalized:
+            out[key] = normalized
+    return out
+
+
+def user_outranks(target: User, actor: User) -> bool:
+    """True when ``target`` holds a right ``actor`` lacks. Changing such a user (their e-mail, password, anything)
+    would let ``actor`` take the account over and act with rights they were never given (GHSA-5448-v74m-7mv7),
+    so only a super user may."""
+    if actor.is_superuser:
+        return False
+    perms.forget_permissions(target)
+    return any(perms.has_access(target, key) and not perms.has_access(actor, key) for key in perms.PERMISSION_KEYS)
+
+
+def ensure_may_manage(*, actor: User, target: User) -> None:
+    if target.pk != actor.pk and user_outranks(target, actor):
+        raise PermissionDenied("target holds rights the caller lacks")
+
+
+def ensure_permission_change_allowed(*, actor: User, target: User | None, new: dict[str, int]) -> None:
+    """Nobody changes their own permissions; only super users touch ``superuser`` / ``admin``; a caller grants only
+    keys they hold themselves (CVE-2026-44832, CVE-2026-48493)."""
+    old = _permission_values(target.permissions if target is not None else {})
+    new = _permission_values(new)
+    if old == new:
+        return
+    if target is not None and target.pk == actor.pk:
+        raise PermissionDenied("own permissions")
+    if actor.is_superuser:
+        return
+    for key in perms.PRIVILEGED_KEYS:
+        if old.get(key, 0) != new.get(key, 0):
+            raise PermissionDenied(f"{key} is granted by super users only")
+    for key, value in new.items():
+        if value == 1 and old.get(key, 0) != 1 and not perms.has_access(actor, key):
+            raise PermissionDenied(f"caller does not hold {key}")
+
+
+def ensure_group_change_allowed(*, actor: User, target: User | None, new_ids: set[int]) -> None:
+    """Only super users set groups, and nobody changes their own (CVE-2024-5685)."""
+    old_ids = set(target.groups.values_list("pk", flat=True)) if target is not None and target.pk else set()
+    if old_ids == new_ids:
+        return
+    if not actor.is_superuser or (target is not None and target.pk == actor.pk):
+        raise PermissionDenied("groups")
+
+
+def ensure_company_change_allowed(*, actor: User, current_company_id: int | None, new_company_id: Any) -> None:
+    """Rule 8: a caller who may not manage users' companies may only keep the current one (CVE-2026-86750: checked
+    before anything is saved)."""
+    if may_manage_user_companies(actor):
+        return
+    if new_company_id != current_company_id:
+        raise PermissionDenied("rule 8")
+
+
+def _user_log(*, action: str, actor: User, user: User, meta: dict | None = None) -> None:
+    from inventory.models import ActionLog
+
+    ActionLog.objects.create(
+        action_type=action, created_by=actor, item_type="user", item_id=user.pk, target_type="user",
+        target_id=user.pk, company_id=user.company_id, log_meta=meta or None, action_date=timezone.now(),
+    )
+
+
+def _username_taken(username: str, exclude_pk: int | None) -> bool:
+    queryset = User.objects.alive().filter(username__iexact=username)
+    if exclude_pk is not None:
+        queryset = queryset.exclude(pk=exclude_pk)
+    return queryset.exists()
+
+
+def _save_user(user: User) -> None:
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError as exc:  # a concurrent write took the username first
+        raise ValidationError({"username": [USERNAME_TAKEN]}) from exc
+
+
+@transaction.atomic
+def user_create(*, actor: User, data: dict[str, Any]) -> User:
+    """Create a user from validated input. Company: rule 8 decides who may choose it; a caller who may not gets
+    their own (rule 7). Permissions and groups pass the escalation guards before anything is saved."""
+    company = data.get("company")
+    company_id = company.pk if company is not None else None
+    if not may_manage_user_companies(actor):
+        if "company" in data and company is not None:
+            ensure_company_change_allowed(actor=actor, current_company_id=actor.company_id, new_company_id=company_id)
+        company_id = actor.company_id
+    permissions = data.get("permissions") or {}
+    groups = data.get("groups") or []
+    ensure_permission_change_allowed(actor=actor, target=None, new=permissions)
+    ensure_group_change_allowed(actor=actor, target=None, new_ids={g.pk for g in groups})
+    if _username_taken(data["username"], None):
+        raise ValidationError({"username": [USERNAME_TAKEN]})
+
+    user = User(
+        **{field: data[field] for field in USER_FIELDS if field in data and data[field] is not None},
+        company_id=company_id,
+        location=data.get("location"),
+        is_active=data.get("activated", True),
+        permissions=permissions,
+        created_by=actor,
+    )
+    user.set_password(data["password"])
+    _save_user(user)
+    if groups:
+        user.groups.set(groups)
+    _user_log(action="create", actor=actor, user=user)
+    return user
+
+
+@transaction.atomic
+def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
+    """Partial update of ``user`` (already limited to what ``actor`` may see). Guards, in order: the row is live;
+    ``actor`` does not take over a user with more rights; rule 8 for the company; permissions and groups; no
+    self-deactivation. Deactivating revokes every token of the user."""
+    from inventory.models import Asset
+
+    user = User.objects.select_for_update().filter(pk=user.pk).first()
+    if user is None:
+        raise NotFoundError(USER_NOT_FOUND)
+    if user.deleted_at is not None:
+        raise ConflictError(USER_DELETED, code="user_deleted", messages={"deleted_at": [USER_DELETED]})
+    ensure_may_manage(actor=actor, target=user)
+    if "company" in data:
+        new_company = data["company"]
+        new_company_id = new_company.pk if new_company is not None else None
+        ensure_company_change_allowed(actor=actor, current_company_id=user.company_id, new_company_id=new_company_id)
+    if "permissions" in data:
+        ensure_permission_change_allowed(actor=actor, target=user, new=data["permissions"] or {})
+    if "groups" in data:
+        ensure_group_change_allowed(actor=actor, target=user, new_ids={g.pk for g in data["groups"] or []})
+    if user.pk == actor.pk and data.get("activated") is False:
+        raise InvalidInputError(CANNOT_DEACTIVATE_YOURSELF, messages={"activated": [CANNOT_DEACTIVATE_YOURSELF]})
+    if "username" in data and _username_taken(data["username"], user.pk):
+        raise ValidationError({"username": [USERNAME_TAKEN]})
+
+    changes: dict[str, dict[str, Any]] = {}
+
+    def change(field: str, old: Any, new: Any) -> None:
+        if old != new:
+            changes[field] = {"old": old, "new": new}
+
+    for field in USER_FIELDS:
+        if field in data:
+            value = data[field]
+            if value is None and field != "employee_num":
+                value = ""
+            change(field, getattr(user, field), value)
+            setattr(user, field, value)
+    if "company" in data and data["company"] != user.company:
+        new_company_id = data["company"].pk if data["company"] is not None else None
+        if get_site_settings().full_multiple_companies_support and (
+            Asset.objects.alive().filter(assigned_user=user).exclude(company_id=new_company_id).exists()
+        ):
+            raise InvalidInputError(MULTI_COMPANY_ITEMS, messages={"company_id": [MULTI_COMPANY_ITEMS]})
+        change("company_id", user.company_id, new_company_id)
+        user.company_id = new_company_id
+    if "location" in data and data["location"] != user.location:
+        new_location = data["location"]
+        change("location_id", user.location_id, new_location.pk if new_location else None)
+        user.location = new_location
+        # Snipe-IT moves the assets checked out to the user along with them.
+        Asset.objects.filter(assigned_user=user).update(location=new_location, updated_at=timezone.now())
+    if "activated" in data:
+        change("activated", user.is_active, data["activated"])
+        user.is_active = data["activated"]
+    if "permissions" in data:
+        new_permissions = data["permissions"] or {}
+        if _permission_values(new_permissions) != _permission_values(user.permissions):
+            change("permissions", user.permissions, new_permissions)
+        user.permissions = new_permissions
+    if data.get("password"):
+        user.set_password(data["password"])
+        changes["password"] = {"old": "*", "new": "*"}
+    _save_user(user)
+    if "groups" in data:
+        user.groups.set(data["groups"] or [])
+    perms.forget_permissions(user)
+    if not user.is_active:
+        revoke_all_tokens_of(user)
+    if changes:
+        _user_log(action="update", actor=actor, user=user, meta=changes)
+    return user
+
+
+@transaction.atomic
+def user_delete(*, actor: User, user: User) -> None:
+    """Soft-delete ``user`` and revoke their tokens. Refused for oneself, a user with more rights than the caller,
+    an already deleted user, and a user who still holds assets or manages locations (Snipe-IT DeleteUserRequest)."""
+    from inventory.models import Asset, Location
+
+    user = User.objects.select_for_update().filter(pk=user.pk).first()
+    if user is None:
+        raise NotFoundError(USER_NOT_FOUND)
+    if user.pk == actor.pk:
+        raise ConflictError(CANNOT_DELETE_YOURSELF, code="delete_self", messages={"user": [CANNOT_DELETE_YOURSELF]})
+    ensure_may_manage(actor=actor, target=user)
+    if user.deleted_at is not None:
+        raise ConflictError(USER_DELETED, code="user_deleted", messages={"deleted_at": [USER_DELETED]})
+    assets = Asset.objects.alive().filter(assigned_user=user).count()
+    if assets:
+        text = _has_items_word(assets, "This user still has an asset assigned. Please check it in first.",
+                               "This user still has :count assets assigned. Please check their assets in first.")
+        raise ConflictError(text, code="user_has_items", messages={"assigned_assets": [text]})
+    locations = Location.objects.filter(manager=user).count()
+    if locations:
+        text = _has_items_word(locations, "This user still manages a location. Please select another manager first.",
+                               "This user still manages :count locations. Please select another manager first.")
+        raise ConflictError(text, code="user_manages_locations", messages={"managed_locations": [text]})
+    user.deleted_at = timezone.now()
+    user.save(update_fields=["deleted_at", "updated_at"])
+    revoke_all_tokens_of(user)
+    _user_log(action="delete", actor=actor, user=user)
+
+
+@transaction.atomic
+def user_restore(*, actor: User, user: User) -> User:
+    """Bring a soft-deleted user back, if their username is still free."""
+    user = User.objects.select_for_update().filter(pk=user.pk).first()
+    if user is None:
+        raise NotFoundError(USER_NOT_FOUND)
+    ensure_may_manage(actor=actor, target=user)
+    if user.deleted_at is None:
+        raise ConflictError(USER_NOT_DELETED, code="user_not_deleted")
+    if _username_taken(user.username, user.pk):
+        raise ConflictError(USERNAME_TAKEN, code="username_taken", messages={"username": [USERNAME_TAKEN]})
+    user.deleted_at = None
+    _save_user(user)
+    _user_log(action="restore", actor=actor, user=user)
+    return user
+
+
+def _save_group(group: PermissionGroup) -> None:
+    try:
+        with transaction.atomic():
+            group.save()
+    except IntegrityError as exc:
+        raise ValidationError({"name": [GROUP_NAME_TAKEN]}) from exc
+
+
+@transaction.atomic
+def group_create(*, actor: User, data: dict[str, Any]) -> PermissionGroup:
+    """Create a permission group (super users only: the view refuses everyone else)."""
+    group = PermissionGroup(
+        name=data["name"], permissions=data.get("permissions") or {}, notes=data.get("notes") or "", created_by=actor
+    )
+    _save_group(group)
+    return group
+
+
+@transaction.atomic
+def group_update(*, actor: User, group: PermissionGroup, data: dict[str, Any]) -> PermissionGroup:
+    group = PermissionGroup.objects.select_for_update().filter(pk=group.pk).first()
+    if group is None:
+        raise NotFoundError(GROUP_NOT_FOUND)
+    if "name" in data:
+        group.name = data["name"]
+    if "permissions" in data:
+        group.permissions = data["permissions"] or {}
+    if "notes" in data:
+        group.notes = data["notes"] or ""
+    _save_group(group)
+    return group
+
+
+@transaction.atomic
+def group_delete(*, actor: User, group: PermissionGroup) -> None:
+    """Hard delete, as Snipe-IT; memberships go with it."""
+    PermissionGroup.objects.filter(pk=group.pk).delete()

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rest_framework import serializers
 
-from accounts.models import PersonalAccessToken, User
-from accounts.permissions import normalize_permission_value
+from accounts.models import PermissionGroup, PersonalAccessToken, User
+from accounts.permissions import PERMISSION_KEY_SET, normalize_permission_value
 from assetsvc.api.formats import brief, datetime_object, iso_utc_micro
 from assetsvc.api.serializers import ApiSerializer, StrictCharField
 
@@ -76,6 +77,8 @@ class UserProfileSerializer(serializers.Serializer):
             "licenses_count": int(getattr(user, "licenses_count", 0) or 0),
             "accessories_count": int(getattr(user, "accessories_count", 0) or 0),
             "consumables_count": int(getattr(user, "consumables_count", 0) or 0),
+            "created_by": None if user.created_by is None else {"id": user.created_by.pk,
+                                                                  "name": user.created_by.full_name},
             "created_at": datetime_object(user.created_at),
             "updated_at": datetime_object(user.updated_at),
             "last_login": datetime_object(user.last_login),
@@ -90,3 +93,81 @@ class UserProfileSerializer(serializers.Serializer):
                 {"total": len(groups), "rows": [{"id": g.pk, "name": g.name} for g in groups]} if groups else None
             ),
         }
+
+
+class PermissionsField(serializers.Field):
+    """A permission map: an object (or its JSON text, as some clients send) of known keys to ``1``, ``0`` or ``-1``
+    (Snipe-IT's ``"1"``/``true`` spellings accepted). Unknown keys and other values are refused, never stored."""
+
+    default_error_messages = {
+        "not_a_dict": "The permissions must be an object.",
+        "unknown_key": 'The permission "{name}" does not exist.',
+        "bad_value": 'The permission "{name}" must be 1, 0 or -1.',
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+
+    def validate_empty_values(self, data):
+        if data is None:
+            return True, {}
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data: Any) -> dict[str, int]:
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                self.fail("not_a_dict")
+        if not isinstance(data, dict):
+            self.fail("not_a_dict")
+        out: dict[str, int] = {}
+        for key, value in data.items():
+            if key not in PERMISSION_KEY_SET:
+                self.fail("unknown_key", name=str(key)[:100])
+            normalized = normalize_permission_value(value)
+            if normalized is None:
+                self.fail("bad_value", name=key)
+            out[key] = normalized
+        return out
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class GroupsField(serializers.Field):
+    """``groups``: a list of group ids, one id, or null (no groups). Every id must exist."""
+
+    default_error_messages = {"invalid": "The selected groups is invalid."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+
+    def validate_empty_values(self, data):
+        if data is None:
+            return True, []
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data: Any) -> list[PermissionGroup]:
+        values = data if isinstance(data, list) else [data]
+        ids: list[int] = []
+        for value in values:
+            if value is None or value == "":
+                continue
+            if isinstance(value, bool) or isinstance(value, dict | list | float):
+                self.fail("invalid")
+            text = str(value).strip()
+            if not text.isdigit() or len(text) > 18:
+                self.fail("invalid")
+            ids.append(int(text))
+        groups = list(PermissionGroup.objects.filter(pk__in=ids))
+        if len(groups) != len(set(ids)):
+            self.fail("invalid")
+        return groups
+
+    def to_representation(self, value: Any) -> Any:
+        return [group.pk for group in value]

@@ -1,9 +1,18 @@
-from django.urls import path
+from django.urls import path, re_path
+from rest_framework.routers import SimpleRouter
 
 from accounts.api import views
+from accounts.api.groups import GroupViewSet
+from accounts.api.users import UserViewSet
+
+router = SimpleRouter()
+router.trailing_slash = "/?"  # trailing slash optional (API-CONTRACT.md §1)
+router.register("users", UserViewSet, basename="users")
+router.register("groups", GroupViewSet, basename="groups")
 
 urlpatterns = [
     path("account/personal-access-tokens", views.PersonalAccessTokenListView.as_view()),
     path("account/personal-access-tokens/<str:token_id>", views.PersonalAccessTokenDetailView.as_view()),
-    path("users/me", views.CurrentUserView.as_view()),
+    re_path(r"^users/me/?$", views.CurrentUserView.as_view()),  # before users/{id}
+    *router.urls,
 ]

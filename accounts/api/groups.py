@@ -1,0 +1,115 @@
+"""``/groups``: permission groups, super users only (Snipe-IT authorizes ``superadmin`` on every action)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.http import Http404
+from rest_framework import serializers
+from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
+
+from accounts import services
+from accounts.api.serializers import PermissionsField, permissions_map
+from accounts.models import PermissionGroup, User
+from assetsvc.api.formats import iso_utc
+from assetsvc.api.permissions import HasItemPermission
+from assetsvc.api.serializers import ApiSerializer, StrictCharField, TextField
+from assetsvc.api.viewsets import ApiViewSet, success
+
+
+class IsSuperUser(BasePermission):
+    def has_permission(self, request, view) -> bool:
+        return bool(request.user and request.user.is_authenticated and request.user.is_superuser)
+
+
+class GroupSerializer(serializers.Serializer):
+    def to_representation(self, group: PermissionGroup) -> dict[str, Any]:
+        creator = group.created_by
+        return {
+            "id": group.pk,
+            "name": group.name,
+            "permissions": permissions_map(group),
+            "users_count": int(getattr(group, "users_count", 0) or 0),
+            "notes": group.notes or None,
+            "created_by": None if creator is None else {"id": creator.pk, "name": creator.full_name},
+            "created_at": iso_utc(group.created_at),
+            "updated_at": iso_utc(group.updated_at),
+            "available_actions": {"update": True, "delete": True},  # only super users ever see a group
+        }
+
+
+class GroupWriteSerializer(ApiSerializer):
+    name = StrictCharField(min_length=2, max_length=255)
+    permissions = PermissionsField()
+    notes = TextField(max_length=65535)
+
+    def validate_name(self, value: str) -> str:
+        queryset = PermissionGroup.objects.filter(name__iexact=value)
+        if self.instance is not None:
+            queryset = queryset.exclude(pk=self.instance.pk)
+        if queryset.exists():
+            raise serializers.ValidationError(services.GROUP_NAME_TAKEN)
+        return value
+
+
+def _with_users_count(queryset):
+    members = (
+        User.groups.through.objects.filter(permissiongroup_id=OuterRef("pk"), user__deleted_at__isnull=True)
+        .order_by().values("permissiongroup_id").annotate(n=Count("pk")).values("n")[:1]
+    )
+    return queryset.annotate(users_count=Coalesce(Subquery(members, output_field=IntegerField()), Value(0)))
+
+
+class GroupViewSet(ApiViewSet):
+    queryset = PermissionGroup.objects.all()
+    permission_section = None  # not a permission key: super users only, below
+    permission_classes = [HasItemPermission, IsSuperUser]
+    not_found_message = services.GROUP_NOT_FOUND
+    search_fields = ["name", "notes"]
+    sort_fields = {"id": "id", "name": "name", "created_at": "created_at", "users_count": "users_count"}
+
+    def get_queryset(self):
+        return _with_users_count(super().get_queryset().select_related("created_by"))
+
+    def get_object(self):
+        try:
+            return super().get_object()
+        except Http404 as exc:
+            raise self.not_found() from exc
+
+    def _record(self, group: PermissionGroup) -> dict:
+        fresh = _with_users_count(PermissionGroup.objects.select_related("created_by")).get(pk=group.pk)
+        return GroupSerializer(fresh).data
+
+    def list(self, request):
+        queryset = self.filter_queryset(self.get_queryset())
+        name = request.query_params.get("name")
+        if name:
+            queryset = queryset.filter(name__iexact=name)
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(GroupSerializer(page, many=True).data)
+
+    def retrieve(self, request, pk=None):
+        return Response(GroupSerializer(self.get_object()).data)
+
+    def create(self, request):
+        serializer = GroupWriteSerializer(data=self.input)
+        serializer.is_valid(raise_exception=True)
+        group = services.group_create(actor=request.user, data=serializer.validated_data)
+        return success(self._record(group), "Group was successfully created.")
+
+    def update(self, request, pk=None):
+        group = self.get_object()
+        serializer = GroupWriteSerializer(group, data=self.input, partial=True)
+        serializer.is_valid(raise_exception=True)
+        group = services.group_update(actor=request.user, group=group, data=serializer.validated_data)
+        return success(self._record(group), "Group was successfully updated.")
+
+    partial_update = update
+
+    def destroy(self, request, pk=None):
+        services.group_delete(actor=request.user, group=self.get_object())
+        return success(None, "Group was successfully deleted.")

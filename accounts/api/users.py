@@ -1,0 +1,199 @@
+"""``/users``: list, read, create, update, delete and restore (reference §6.3), company-scoped like items."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import django_filters
+from django.db.models import Exists, OuterRef
+from django.http import Http404
+from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+
+from accounts import services
+from accounts.api.serializers import GroupsField, PermissionsField, UserProfileSerializer
+from accounts.models import User
+from assetsvc.api.serializers import ApiSerializer, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
+from assetsvc.api.viewsets import ApiViewSet, success
+from companies.models import Company
+from companies.querysets import may_manage_user_companies
+from inventory.models import Location
+
+PERMISSION_ITEM = re.compile(r"^permissions\[([^\]]+)\]$")
+TRUE_WORDS = {"1", "true", "yes", "on"}
+
+
+class UserWriteSerializer(ApiSerializer):
+    """The fields a client may write (an allowlist: nothing else reaches the model, whatever the body carries)."""
+
+    first_name = StrictCharField(max_length=191)
+    last_name = TextField(max_length=191)
+    username = StrictCharField(max_length=191)
+    password = StrictCharField(min_length=8, max_length=4096, write_only=True, trim_whitespace=False)
+    password_confirmation = StrictCharField(required=False, allow_null=True, write_only=True, trim_whitespace=False)
+    email = serializers.EmailField(max_length=191, required=False, allow_null=True)
+    employee_num = StrictCharField(max_length=191, required=False, allow_null=True)
+    jobtitle = TextField(max_length=191)
+    phone = TextField(max_length=50)
+    notes = TextField(max_length=65535)
+    activated = serializers.BooleanField(required=False)
+    company_id = ScopedPrimaryKeyRelatedField(queryset=Company.objects.all(), required=False, allow_null=True,
+                                              source="company")
+    location_id = ScopedPrimaryKeyRelatedField(queryset=Location.objects.all(), required=False, allow_null=True,
+                                               source="location")
+    permissions = PermissionsField()
+    groups = GroupsField()
+
+    def validate_email(self, value):
+        return value or ""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        confirmation = attrs.pop("password_confirmation", None)
+        if confirmation is not None and attrs.get("password") != confirmation:
+            raise serializers.ValidationError({"password": ["The password confirmation does not match."]})
+        return attrs
+
+
+class UserFilterSet(django_filters.FilterSet):
+    activated = django_filters.BooleanFilter(field_name="is_active")
+    company_id = django_filters.NumberFilter(field_name="company_id")
+    location_id = django_filters.NumberFilter(field_name="location_id")
+    group_id = django_filters.NumberFilter(method="filter_group")
+    email = django_filters.CharFilter(field_name="email", lookup_expr="iexact")
+    username = django_filters.CharFilter(field_name="username", lookup_expr="iexact")
+    first_name = django_filters.CharFilter(field_name="first_name", lookup_expr="iexact")
+    last_name = django_filters.CharFilter(field_name="last_name", lookup_expr="iexact")
+    employee_num = django_filters.CharFilter(field_name="employee_num", lookup_expr="iexact")
+    created_by = django_filters.NumberFilter(field_name="created_by_id")
+
+    class Meta:
+        model = User
+        fields = ["activated", "company_id", "location_id", "group_id", "email", "username", "first_name",
+                  "last_name", "employee_num", "created_by"]
+
+    def filter_group(self, queryset, name, value):
+        membership = User.groups.through.objects.filter(user_id=OuterRef("pk"), permissiongroup_id=value)
+        return queryset.filter(Exists(membership))
+
+
+def _flag(value: Any) -> bool:
+    return str(value).strip().lower() in TRUE_WORDS
+
+
+class UserViewSet(ApiViewSet):
+    """Users are company-scoped like items (rules 1 to 5): with separation on, a user with a company sees and manages
+    only users of that company; super users and users without a company see everyone."""
+
+    queryset = User.objects.all()
+    permission_section = "users"
+    action_permissions = {"restore": "delete"}
+    not_found_message = services.USER_NOT_FOUND
+    filterset_class = UserFilterSet
+    search_fields = ["first_name", "last_name", "username", "email", "employee_num", "jobtitle", "phone", "notes",
+                     "company__name", "location__name"]
+    sort_fields = {
+        **{key: key for key in ("id", "username", "email", "employee_num", "jobtitle", "phone", "created_at",
+                                "updated_at", "last_login", "assets_count")},
+        "first_name": ("first_name", "last_name"),
+        "last_name": ("last_name", "first_name"),
+        "name": ("first_name", "last_name"),
+        "activated": "is_active",
+        "company": "company__name",
+        "location": "location__name",
+    }
+
+    def get_queryset(self):
+        queryset = (
+            super().get_queryset().with_counts()
+            .select_related("company", "location", "created_by").prefetch_related("groups")
+        )
+        if self.action == "list":
+            params = self.request.query_params
+            if _flag(params.get("deleted")):
+                return queryset.deleted()
+            if not _flag(params.get("all")):
+                return queryset.alive()
+        return queryset  # single reads also find deleted users (restore, and their deleted_at)
+
+    def get_object(self):
+        try:
+            return super().get_object()
+        except Http404 as exc:
+            raise self.not_found() from exc
+
+    def _record(self, user: User) -> dict:
+        fresh = User.objects.with_counts().select_related(
+            "company", "location", "created_by").prefetch_related("groups").get(pk=user.pk)
+        return UserProfileSerializer(fresh, context=self.get_serializer_context()).data
+
+    def _write_input(self) -> dict[str, Any]:
+        """The body, with PHP-style ``permissions[key]=value`` fields folded into one ``permissions`` object."""
+        data = dict(self.input)
+        folded = {}
+        for key in list(data):
+            match = PERMISSION_ITEM.match(key)
+            if match:
+                folded[match.group(1)] = data.pop(key)
+        if folded:
+            base = data.get("permissions") if isinstance(data.get("permissions"), dict) else {}
+            data["permissions"] = {**base, **folded}
+        return data
+
+    def _check_company_rule_8(self, data: dict[str, Any], current_company_id: int | None, creating: bool) -> None:
+        """Rule 8 on the raw value, before validation, so another company's id answers 403 exactly like an unknown
+        one (no existence oracle) and nothing is written (CVE-2026-86750)."""
+        if "company_id" not in data or may_manage_user_companies(self.request.user):
+            return
+        raw = data["company_id"]
+        if raw is None and creating:
+            return  # rule 7: the caller's own company
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            value = raw
+        elif isinstance(raw, str) and raw.strip().isdigit():
+            value = int(raw.strip())
+        else:
+            value = raw  # a list, an object, text: it can only differ
+        if value != current_company_id:
+            raise PermissionDenied()
+
+    def list(self, request):
+        queryset = self.filter_queryset(self.get_queryset())
+        page = self.paginate_queryset(queryset)
+        rows = UserProfileSerializer(page, many=True, context=self.get_serializer_context()).data
+        return self.get_paginated_response(rows)
+
+    def retrieve(self, request, pk=None):
+        return Response(UserProfileSerializer(self.get_object(), context=self.get_serializer_context()).data)
+
+    def create(self, request):
+        data = self._write_input()
+        self._check_company_rule_8(data, request.user.company_id, creating=True)
+        serializer = UserWriteSerializer(data=data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        user = services.user_create(actor=request.user, data=serializer.validated_data)
+        return success(self._record(user), "User was successfully created.")
+
+    def update(self, request, pk=None):
+        user = self.get_object()
+        data = self._write_input()
+        if user.deleted_at is None:
+            services.ensure_may_manage(actor=request.user, target=user)
+        self._check_company_rule_8(data, user.company_id, creating=False)
+        serializer = UserWriteSerializer(data=data, partial=True, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        user = services.user_update(actor=request.user, user=user, data=serializer.validated_data)
+        return success(self._record(user), "User was successfully updated.")
+
+    partial_update = update
+
+    def destroy(self, request, pk=None):
+        services.user_delete(actor=request.user, user=self.get_object())
+        return success(None, "User was successfully deleted.")
+
+    @action(detail=True, methods=["post"])
+    def restore(self, request, pk=None):
+        services.user_restore(actor=request.user, user=self.get_object())
+        return success(None, "User was successfully restored.")
