@@ -1,1 +1,32 @@
-urlpatterns: list = []
+"""Hardware routes (reference §1.2, API-CONTRACT.md §6) and the activity report. The trailing slash is stripped
+before routing; tags and serials may contain ``/``, so by-tag and by-serial routes take the rest of the path."""
+
+from django.urls import path, re_path
+
+from inventory.api.hardware.views import AssetViewSet
+from inventory.api.reports import ActivityReportViewSet
+
+
+def _view(**actions):
+    return AssetViewSet.as_view(actions)
+
+
+urlpatterns = [
+    path("hardware", _view(get="list", post="create"), name="hardware-list"),
+    re_path(r"^hardware/bytag/(?P<tag>.+)/(?P<verb>checkout|checkin)$", _view(get="bytag", post="bytag_action"),
+            name="hardware-bytag-action"),
+    re_path(r"^hardware/bytag/(?P<tag>.+)$", _view(get="bytag"), name="hardware-bytag"),
+    re_path(r"^hardware/byserial/(?P<serial>.+)$", _view(get="byserial"), name="hardware-byserial"),
+    path("hardware/checkinbytag", _view(post="checkin_by_tag"), name="hardware-checkinbytag"),
+    re_path(r"^hardware/(?P<kind>audit|audits|checkins)/(?P<when>due|overdue|due-or-overdue)$",
+            _view(get="upcoming"), name="hardware-upcoming"),
+    path("hardware/audit", _view(post="audit_by_tag"), name="hardware-audit-legacy"),
+    path("hardware/<str:pk>", _view(get="retrieve", patch="partial_update", put="update", delete="destroy"),
+         name="hardware-detail"),
+    path("hardware/<str:pk>/checkout", _view(post="checkout"), name="hardware-checkout"),
+    path("hardware/<str:pk>/checkin", _view(post="checkin"), name="hardware-checkin"),
+    path("hardware/<str:pk>/audit", _view(post="audit"), name="hardware-audit"),
+    path("hardware/<str:pk>/restore", _view(post="restore"), name="hardware-restore"),
+    path("hardware/<str:pk>/history", _view(get="history"), name="hardware-history"),
+    path("reports/activity", ActivityReportViewSet.as_view({"get": "list"}), name="reports-activity"),
+]

@@ -63,3 +63,17 @@ class AssetFactory(DjangoModelFactory[Asset]):
     model = factory.SubFactory(AssetModelFactory)
     status = factory.SubFactory(StatusLabelFactory)
     company = None
+
+
+def checked_out_asset(target, **kwargs) -> Asset:
+    """An asset already checked out to ``target`` (user, asset or location), written directly: for test setup
+    only; the API and admin go through ``inventory.services``."""
+    from accounts.models import User
+
+    if isinstance(target, User):
+        kwargs.update(assigned_user=target, location=target.location)
+    elif isinstance(target, Asset):
+        kwargs.update(assigned_asset=target, location=target.location)
+    else:
+        kwargs.update(assigned_location=target, location=target)
+    return AssetFactory(**kwargs)

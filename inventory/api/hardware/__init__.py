@@ -1,0 +1,1 @@
+"""The ``/hardware`` API: input serializers, the asset record, and the viewset."""

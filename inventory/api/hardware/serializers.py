@@ -1,0 +1,243 @@
+"""Input serializers of the hardware endpoints (writes take ids; reads are built by ``records``)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from rest_framework import serializers
+
+from assetsvc.api.serializers import (
+    ApiSerializer,
+    ScopedPrimaryKeyRelatedField,
+    StrictCharField,
+    StrictIntegerField,
+    TextField,
+)
+from companies.models import Company
+from inventory.choices import StatusType, TargetType
+from inventory.models import AssetModel, Location, StatusLabel, Supplier
+
+#: Largest accepted warranty: 100 years (Snipe-IT's digits_between:0,240 only limits the digit count).
+MAX_WARRANTY_MONTHS = 1200
+#: ``purchase_cost`` is Decimal(13, 2) in the database.
+MAX_PURCHASE_COST = Decimal("99999999999.99")
+TARGET_KEYS = ("assigned_user", "assigned_asset", "assigned_location")
+TARGET_TYPE_OF_KEY = {"assigned_user": TargetType.USER, "assigned_asset": TargetType.ASSET,
+                      "assigned_location": TargetType.LOCATION}
+
+
+class LenientDateField(serializers.DateField):
+    """``YYYY-MM-DD`` (a date-time is accepted and cut to its date); impossible dates such as 2023-02-30 fail."""
+
+    def to_internal_value(self, value):
+        if isinstance(value, date) and not isinstance(value, datetime):
+            return value
+        if not isinstance(value, str):
+            self.fail("invalid", format="YYYY-MM-DD")
+        text = value.strip()
+        try:
+            parsed = parse_date(text[:10]) if len(text) >= 10 else None
+            if parsed is not None and len(text) > 10 and parse_datetime(text.replace(" ", "T", 1)) is None:
+                parsed = None
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            self.fail("invalid", format="YYYY-MM-DD")
+        return parsed
+
+
+class LenientDateTimeField(serializers.DateTimeField):
+    """A date (midnight in TIME_ZONE) or a date-time (``YYYY-MM-DD HH:MM:SS`` or ISO 8601)."""
+
+    def to_internal_value(self, value):
+        if not isinstance(value, str):
+            self.fail("invalid", format="YYYY-MM-DD")
+        text = value.strip()
+        try:
+            if len(text) == 10:
+                day = parse_date(text)
+                moment = datetime.combine(day, time.min) if day else None
+            else:
+                moment = parse_datetime(text.replace(" ", "T", 1))
+        except ValueError:
+            moment = None
+        if moment is None:
+            self.fail("invalid", format="YYYY-MM-DD")
+        if timezone.is_naive(moment):
+            moment = timezone.make_aware(moment)
+        return moment
+
+
+class MoneyField(serializers.DecimalField):
+    """A non-negative amount up to 99,999,999,999.99, as a JSON number or a string (thousands commas are dropped,
+    as Snipe-IT does); more than two decimals are rounded half up."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_digits=13, decimal_places=2, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, str | int | float):
+            self.fail("invalid")
+        text = str(data).strip().replace(",", "")
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            self.fail("invalid")
+        if not value.is_finite():
+            self.fail("invalid")
+        if value < 0:
+            self.fail("min_value", min_value=0)
+        if value > MAX_PURCHASE_COST:
+            self.fail("max_value", max_value=MAX_PURCHASE_COST)
+        return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+class FlexibleBooleanField(serializers.BooleanField):
+    """true/false, 1/0, "yes"/"no"; null reads as false."""
+
+    def validate_empty_values(self, data):
+        if data is None:
+            return True, False
+        return super().validate_empty_values(data)
+
+
+def _fk(queryset, **kwargs) -> ScopedPrimaryKeyRelatedField:
+    kwargs.setdefault("required", False)
+    kwargs.setdefault("allow_null", True)
+    return ScopedPrimaryKeyRelatedField(queryset=queryset, **kwargs)
+
+
+class AssetWriteSerializer(ApiSerializer):
+    """Create fields (spec "Asset write fields") plus Snipe-IT's extras clients send."""
+
+    asset_tag = StrictCharField(max_length=255, required=False, allow_null=True)
+    model_id = ScopedPrimaryKeyRelatedField(queryset=AssetModel.objects.filter(deleted_at__isnull=True))
+    status_id = ScopedPrimaryKeyRelatedField(queryset=StatusLabel.objects.all())
+    name = TextField(max_length=255)
+    serial = TextField(max_length=255)
+    purchase_date = LenientDateField(required=False, allow_null=True)
+    purchase_cost = MoneyField(required=False, allow_null=True)
+    order_number = TextField(max_length=255)
+    notes = TextField(max_length=65535)
+    rtd_location_id = _fk(Location.objects.all())
+    location_id = _fk(Location.objects.all())
+    warranty_months = StrictIntegerField(required=False, allow_null=True, min_value=0,
+                                         max_value=MAX_WARRANTY_MONTHS)
+    supplier_id = _fk(Supplier.objects.all())
+    company_id = _fk(Company.objects.all())
+    byod = FlexibleBooleanField(required=False)
+    requestable = FlexibleBooleanField(required=False)
+    next_audit_date = LenientDateField(required=False, allow_null=True)
+    assigned_user = StrictIntegerField(required=False, allow_null=True)
+    assigned_asset = StrictIntegerField(required=False, allow_null=True)
+    assigned_location = StrictIntegerField(required=False, allow_null=True)
+
+    #: serializer field → Asset field
+    FIELD_MAP = {
+        "asset_tag": "asset_tag", "model_id": "model", "status_id": "status", "name": "name", "serial": "serial",
+        "purchase_date": "purchase_date", "purchase_cost": "purchase_cost", "order_number": "order_number",
+        "notes": "notes", "rtd_location_id": "rtd_location", "location_id": "location",
+        "warranty_months": "warranty_months", "supplier_id": "supplier", "company_id": "company", "byod": "byod",
+        "requestable": "requestable", "next_audit_date": "next_audit_date",
+    }
+
+    def validate(self, attrs):
+        targets = [key for key in TARGET_KEYS if attrs.get(key) is not None]
+        if len(targets) > 1:
+            raise serializers.ValidationError(
+                {targets[1]: ["Only one of assigned_user, assigned_asset or assigned_location may be given."]}
+            )
+        return attrs
+
+    def asset_data(self) -> dict:
+        return {self.FIELD_MAP[key]: value for key, value in self.validated_data.items() if key in self.FIELD_MAP}
+
+    def target_request(self) -> tuple[str, int] | None:
+        for key in TARGET_KEYS:
+            if self.validated_data.get(key) is not None:
+                return TARGET_TYPE_OF_KEY[key], self.validated_data[key]
+        return None
+
+
+class AssetUpdateSerializer(AssetWriteSerializer):
+    """Partial update: only sent keys change; ``asset_tag``, ``model_id`` and ``status_id`` may not be emptied."""
+
+    asset_tag = StrictCharField(max_length=255, required=False)
+    model_id = ScopedPrimaryKeyRelatedField(queryset=AssetModel.objects.filter(deleted_at__isnull=True),
+                                            required=False)
+    status_id = ScopedPrimaryKeyRelatedField(queryset=StatusLabel.objects.all(), required=False)
+    expected_checkin = LenientDateField(required=False, allow_null=True)
+
+    FIELD_MAP = {**AssetWriteSerializer.FIELD_MAP, "expected_checkin": "expected_checkin"}
+
+
+class AssetCheckoutSerializer(ApiSerializer):
+    checkout_to_type = serializers.ChoiceField(choices=[t.value for t in TargetType], required=False,
+                                               allow_null=True)
+    assigned_user = StrictIntegerField(required=False, allow_null=True)
+    assigned_asset = StrictIntegerField(required=False, allow_null=True)
+    assigned_location = StrictIntegerField(required=False, allow_null=True)
+    status_id = ScopedPrimaryKeyRelatedField(queryset=StatusLabel.objects.all(), required=False, allow_null=True)
+    checkout_at = LenientDateTimeField(required=False, allow_null=True)
+    expected_checkin = LenientDateField(required=False, allow_null=True)
+    note = TextField(max_length=65535)
+    name = TextField(max_length=255)
+
+    def validate_status_id(self, value):
+        if value is not None and value.type != StatusType.DEPLOYABLE:
+            raise serializers.ValidationError("The selected status id is invalid.")
+        return value
+
+    def validate(self, attrs):
+        targets = [key for key in TARGET_KEYS if attrs.get(key) is not None]
+        if not targets:
+            raise serializers.ValidationError({
+                "assigned_user": ["The assigned user field is required when none of assigned asset / "
+                                  "assigned location are present."],
+                "assigned_asset": ["The assigned asset field is required when none of assigned user / "
+                                   "assigned location are present."],
+                "assigned_location": ["The assigned location field is required when none of assigned user / "
+                                      "assigned asset are present."],
+            })
+        if len(targets) > 1:
+            raise serializers.ValidationError(
+                {targets[1]: ["Only one of assigned_user, assigned_asset or assigned_location may be given."]}
+            )
+        kind = attrs.get("checkout_to_type")
+        if kind and TARGET_TYPE_OF_KEY[targets[0]] != kind:
+            raise serializers.ValidationError(
+                {"checkout_to_type": [f"The checkout to type does not match the target given ({targets[0]})."]}
+            )
+        checkout_at, expected = attrs.get("checkout_at"), attrs.get("expected_checkin")
+        if checkout_at and expected and expected < timezone.localtime(checkout_at).date():
+            raise serializers.ValidationError(
+                {"expected_checkin": ["The expected checkin must be a date after or equal to checkout at."]}
+            )
+        return attrs
+
+    def target_request(self) -> tuple[str, int]:
+        for key in TARGET_KEYS:
+            if self.validated_data.get(key) is not None:
+                return TARGET_TYPE_OF_KEY[key], self.validated_data[key]
+        raise AssertionError("validated without a target")
+
+
+class AssetCheckinSerializer(ApiSerializer):
+    note = TextField(max_length=65535)
+    name = TextField(max_length=255)
+    location_id = _fk(Location.objects.all())
+    status_id = _fk(StatusLabel.objects.all())
+    checkin_at = LenientDateTimeField(required=False, allow_null=True)
+
+
+class AssetAuditSerializer(ApiSerializer):
+    note = TextField(max_length=65535)
+    next_audit_date = LenientDateField(required=False, allow_null=True)
+    location_id = _fk(Location.objects.all())
+
+
+class AssetTagSerializer(ApiSerializer):
+    asset_tag = StrictCharField(max_length=255)

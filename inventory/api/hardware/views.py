@@ -1,0 +1,296 @@
+"""``/hardware`` endpoints (specification "Assets", API-CONTRACT.md §6, reference §4). Thin: validate, call one
+service from ``inventory.services``, answer the record or Snipe-IT's envelope."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import Any
+
+from rest_framework import exceptions
+from rest_framework.response import Response
+
+from accounts.models import User
+from assetsvc.api.formats import iso_date
+from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter, success
+from assetsvc.site import get_site_settings
+from inventory import selectors, services
+from inventory.api.hardware.records import (
+    ASSET_RELATED,
+    asset_record,
+    asset_write_record,
+    caller_permissions,
+    is_available,
+)
+from inventory.api.hardware.serializers import (
+    TARGET_KEYS,
+    TARGET_TYPE_OF_KEY,
+    AssetAuditSerializer,
+    AssetCheckinSerializer,
+    AssetCheckoutSerializer,
+    AssetTagSerializer,
+    AssetUpdateSerializer,
+    AssetWriteSerializer,
+)
+from inventory.api.reports import activity_rows
+from inventory.choices import TargetType
+from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError, InvalidCheckoutTargetError
+from inventory.models import ActionLog, Asset, Location
+
+_ID = re.compile(r"^[0-9]{1,18}$")
+#: Actions whose lookups also find soft-deleted assets.
+WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag"}
+
+
+class AssetViewSet(ApiViewSet):
+    """Every ``/hardware`` route; each URL pattern maps HTTP methods to one of these actions."""
+
+    queryset = Asset.objects.select_related(*ASSET_RELATED)
+    permission_section = "assets"
+    action_permissions = {
+        "checkout": "checkout",
+        "checkin": "checkin",
+        "audit": "audit",
+        "restore": "delete",
+        "history": "view",
+        "bytag": "view",
+        "byserial": "view",
+        "upcoming": "view",
+        "bytag_checkout": "checkout",
+        "bytag_checkin": "checkin",
+        "checkin_by_tag": "checkin",
+        "audit_by_tag": "audit",
+        "bytag_action": None,  # replaced in initial() by bytag_checkout / bytag_checkin
+    }
+    not_found_message = "Asset does not exist."
+    filter_backends = [SearchFilter, SortFilter]
+    search_fields = [
+        "name", "asset_tag", "serial", "order_number", "notes", "status__name", "supplier__name", "company__name",
+        "rtd_location__name", "location__name", "model__name", "model__model_number", "model__category__name",
+        "model__manufacturer__name", "assigned_user__first_name", "assigned_user__last_name",
+        "assigned_user__username", "assigned_user__employee_num", "assigned_location__name", "assigned_asset__name",
+        "assigned_asset__asset_tag",
+    ]
+    sort_fields = {
+        "id": "id", "name": "name", "asset_tag": "asset_tag", "serial": "serial", "model": "model__name",
+        "model_number": "model__model_number", "last_checkout": "last_checkout", "last_checkin": "last_checkin",
+        "category": "model__category__name", "manufacturer": "model__manufacturer__name", "notes": "notes",
+        "expected_checkin": "expected_checkin", "order_number": "order_number", "company": "company__name",
+        "location": "location__name", "rtd_location": "rtd_location__name", "status_label": "status__name",
+        "supplier": "supplier__name", "assigned_to": ("assigned_user__first_name", "assigned_user__last_name"),
+        "created_at": "created_at", "updated_at": "updated_at", "purchase_date": "purchase_date",
+        "purchase_cost": "purchase_cost", "last_audit_date": "last_audit_date", "next_audit_date": "next_audit_date",
+        "warranty_months": "warranty_months", "checkout_counter": "checkout_counter",
+        "checkin_counter": "checkin_counter", "requests_counter": "requests_counter", "byod": "byod",
+        "requestable": "requestable", "created_by": ("created_by__first_name", "created_by__last_name"),
+    }
+
+    # -- plumbing ---------------------------------------------------------------------------------------------
+
+    def dispatch(self, request, *args, **kwargs):
+        token = services.set_request_meta(remote_ip=request.META.get("REMOTE_ADDR", ""),
+                                          user_agent=request.META.get("HTTP_USER_AGENT", ""))
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        finally:
+            services.reset_request_meta(token)
+
+    def initial(self, request, *args, **kwargs):
+        if self.action == "bytag_action":
+            self.action = f"bytag_{kwargs['verb']}"
+        super().initial(request, *args, **kwargs)
+
+    @cached_property
+    def perms(self) -> dict[str, bool]:
+        return caller_permissions(self.request.user)
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        return queryset if self.action in WITH_DELETED else queryset.alive()
+
+    def get_object(self) -> Asset:
+        pk = str(self.kwargs.get("pk", "")).strip()
+        asset = self.get_queryset().filter(pk=int(pk)).first() if _ID.match(pk) else None
+        if asset is None:
+            raise self.not_found()
+        return asset
+
+    def by_tag(self, tag: str, *, message: str | None = None, payload: Any = None) -> Asset:
+        asset = self.get_queryset().alive().filter(asset_tag__iexact=tag.strip()).first()
+        if asset is None:
+            raise AssetNotFoundError(message or self.not_found_message, payload=payload)
+        return asset
+
+    def reload(self, asset: Asset) -> Asset:
+        return Asset.objects.select_related(*ASSET_RELATED).get(pk=asset.pk)
+
+    def list_response(self, queryset) -> Response:
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response([asset_record(asset, self.perms) for asset in page])
+
+    def resolve_target(self, kind: str, pk: int) -> User | Asset | Location | None:
+        """The checkout target if the caller may see it (deleted or deactivated users and deleted assets are not
+        targets); None otherwise."""
+        if abs(pk) > 2**62:
+            return None
+        actor = self.request.user
+        if kind == TargetType.USER:
+            queryset = User.objects.restrict(actor).filter(deleted_at__isnull=True, is_active=True)
+        elif kind == TargetType.ASSET:
+            queryset = Asset.objects.restrict(actor).alive()
+        else:
+            queryset = Location.objects.all()
+        return queryset.filter(pk=pk).first()
+
+    def validated(self, serializer_class, data: dict | None = None):
+        serializer = serializer_class(data=self.input if data is None else data, context={"request": self.request})
+        serializer.is_valid(raise_exception=True)
+        return serializer
+
+    def write_input(self) -> dict[str, Any]:
+        data = dict(self.input)
+        if get_site_settings().full_multiple_companies_support and not self.request.user.is_superuser:
+            data.pop("company_id", None)  # rule 7: the caller's own company, whatever company_id says
+        return data
+
+    def write_target(self, serializer) -> User | Asset | Location | None:
+        request = serializer.target_request()
+        if request is None:
+            return None
+        target = self.resolve_target(*request)
+        if target is None:
+            key = next(k for k in TARGET_KEYS if TARGET_TYPE_OF_KEY[k] == request[0])
+            raise exceptions.ValidationError({key: [f"The selected {key.replace('_', ' ')} is invalid."]})
+        return target
+
+    # -- reads --------------------------------------------------------------------------------------------------
+
+    def filter_queryset(self, queryset):
+        return super().filter_queryset(selectors.filter_assets(queryset, self.input))
+
+    def list(self, request):
+        return self.list_response(self.filter_queryset(self.get_queryset()))
+
+    def upcoming(self, request, kind: str, when: str):
+        queryset = selectors.upcoming(self.filter_queryset(self.get_queryset()), kind, when)
+        return self.list_response(queryset)
+
+    def retrieve(self, request, pk=None):
+        return Response(asset_record(self.get_object(), self.perms))
+
+    def bytag(self, request, tag: str, verb: str | None = None):
+        tag = f"{tag}/{verb}" if verb else tag
+        queryset = self.get_queryset().filter(asset_tag__iexact=tag.strip())
+        if selectors._bool(self.input.get("deleted")):
+            return self.list_response(queryset.order_by("-created_at", "-id"))
+        asset = queryset.alive().first()
+        if asset is None:
+            raise self.not_found()
+        return Response(asset_record(asset, self.perms))
+
+    def byserial(self, request, serial: str):
+        queryset = self.get_queryset().filter(serial__iexact=serial.strip())
+        if not selectors._bool(self.input.get("deleted")):
+            queryset = queryset.alive()
+        return self.list_response(queryset.order_by("-created_at", "-id"))
+
+    def history(self, request, pk=None):
+        asset = self.get_object()
+        logs = ActionLog.objects.restrict(request.user).for_item("asset", asset.pk).select_related(
+            "created_by", "location").order_by("-created_at", "-id")
+        page = self.paginate_queryset(logs)
+        return self.get_paginated_response(activity_rows(page))
+
+    # -- writes -------------------------------------------------------------------------------------------------
+
+    def create(self, request):
+        serializer = self.validated(AssetWriteSerializer, self.write_input())
+        target = self.write_target(serializer)
+        asset = services.asset_create(actor=request.user, data=serializer.asset_data(), target=target)
+        return success(asset_write_record(self.reload(asset), self.perms), "Asset created successfully. :)")
+
+    def partial_update(self, request, pk=None):
+        asset = self.get_object()
+        serializer = self.validated(AssetUpdateSerializer, self.write_input())
+        target = self.write_target(serializer)
+        asset = services.asset_update(asset=asset, actor=request.user, data=serializer.asset_data(), target=target)
+        return success(asset_write_record(self.reload(asset), self.perms), "Asset updated successfully.")
+
+    update = partial_update  # PUT is partial too (API-CONTRACT.md §1)
+
+    def destroy(self, request, pk=None):
+        services.asset_delete(asset=self.get_object(), actor=request.user)
+        return success(None, "The asset was deleted successfully.")
+
+    def restore(self, request, pk=None):
+        asset = services.asset_restore(asset=self.get_object(), actor=request.user)
+        return success(asset_record(self.reload(asset), self.perms), "Asset restored successfully.")
+
+    # -- checkout / checkin / audit -----------------------------------------------------------------------------
+
+    def _checkout(self, asset: Asset) -> Response:
+        serializer = self.validated(AssetCheckoutSerializer)
+        data = serializer.validated_data
+        kind, pk = serializer.target_request()
+        target = self.resolve_target(kind, pk)
+        if target is None:
+            if not is_available(asset):
+                raise AssetNotAvailableError(asset.asset_tag)
+            raise InvalidCheckoutTargetError(asset, kind, pk)
+        services.asset_checkout(
+            asset=asset, target=target, actor=self.request.user, note=data.get("note") or "",
+            checkout_at=data.get("checkout_at"), expected_checkin=data.get("expected_checkin"),
+            status=data.get("status_id"), name=data.get("name"),
+        )
+        return success({"asset": asset.asset_tag}, "Asset checked out successfully.")
+
+    def checkout(self, request, pk=None):
+        return self._checkout(self.get_object())
+
+    def bytag_checkout(self, tag: str):
+        return self._checkout(self.by_tag(tag, message="Asset not found"))
+
+    def _checkin(self, asset: Asset) -> Response:
+        data = self.validated(AssetCheckinSerializer).validated_data
+        asset = services.asset_checkin(
+            asset=asset, actor=self.request.user, note=data.get("note") or "", location=data.get("location_id"),
+            status=data.get("status_id"), name=data.get("name"), checkin_at=data.get("checkin_at"),
+        )
+        model = asset.model
+        return success({"asset_tag": asset.asset_tag, "model": model.name, "model_number": model.model_number},
+                       "Asset checked in successfully.")
+
+    def checkin(self, request, pk=None):
+        return self._checkin(self.get_object())
+
+    def _checkin_tag(self, tag: str) -> Asset:
+        return self.by_tag(tag, message=f"Asset with tag {tag} not found", payload={"asset": tag})
+
+    def bytag_checkin(self, tag: str):
+        return self._checkin(self._checkin_tag(tag))
+
+    def bytag_action(self, request, tag: str, verb: str):
+        return self.bytag_checkout(tag) if verb == "checkout" else self.bytag_checkin(tag)
+
+    def checkin_by_tag(self, request):
+        tag = self.validated(AssetTagSerializer).validated_data["asset_tag"]
+        return self._checkin(self._checkin_tag(tag))
+
+    def _audit(self, asset: Asset) -> Response:
+        data = self.validated(AssetAuditSerializer).validated_data
+        asset, log = services.asset_audit(
+            asset=asset, actor=self.request.user, note=data.get("note") or "",
+            next_audit_date=data.get("next_audit_date"), location=data.get("location_id"),
+        )
+        return success(
+            {"id": asset.pk, "asset_tag": asset.asset_tag, "note": log.note or None,
+             "next_audit_date": iso_date(asset.next_audit_date)},
+            "Asset audit successfully logged.",
+        )
+
+    def audit(self, request, pk=None):
+        return self._audit(self.get_object())
+
+    def audit_by_tag(self, request):
+        tag = self.validated(AssetTagSerializer).validated_data["asset_tag"]
+        return self._audit(self.by_tag(tag))

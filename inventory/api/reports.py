@@ -1,0 +1,179 @@
+"""``GET /reports/activity``: the action log (reference §12), scoped by the log row's company. Also builds the rows
+of ``GET /hardware/{id}/history``."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from django.apps import apps
+from django.db.models import Q
+from rest_framework.permissions import BasePermission
+
+from accounts.permissions import has_access
+from assetsvc.api.formats import brief, iso_date, iso_utc
+from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
+from inventory.choices import ActionType
+from inventory.models import ActionLog
+
+#: ``item_type`` / ``target_type`` value → (app label, model name) used to resolve names.
+KIND_MODELS = {
+    "asset": ("inventory", "Asset"),
+    "user": ("accounts", "User"),
+    "location": ("inventory", "Location"),
+    "model": ("inventory", "AssetModel"),
+    "accessory": ("inventory", "Accessory"),
+    "consumable": ("inventory", "Consumable"),
+    "component": ("inventory", "Component"),
+    "license": ("inventory", "License"),
+    "company": ("companies", "Company"),
+}
+ACTION_LABELS = dict(ActionType.choices)
+_ID = re.compile(r"^\s*[0-9]{1,18}\s*$")
+
+
+def _kind(value: Any) -> str:
+    """``asset``, ``Asset`` or Snipe-IT's class name ``App\\Models\\Asset`` → ``asset``."""
+    return str(value).strip().split("\\")[-1].lower()
+
+
+def _model_for(kind: str):
+    app_label, name = KIND_MODELS.get(kind, ("inventory", kind.capitalize()))
+    try:
+        return apps.get_model(app_label, name)
+    except LookupError:
+        return None
+
+
+def _name_of(obj: Any) -> str:
+    full_name = getattr(obj, "full_name", None)
+    if full_name is not None and hasattr(obj, "username"):
+        return full_name
+    return getattr(obj, "name", None) or getattr(obj, "asset_tag", None) or str(obj)
+
+
+def _load_objects(logs: list[ActionLog]) -> dict[tuple[str, int], Any]:
+    """One query per kind of item/target on the page (never one per row)."""
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for log in logs:
+        wanted[log.item_type].add(log.item_id)
+        if log.target_type and log.target_id is not None:
+            wanted[log.target_type].add(log.target_id)
+    found: dict[tuple[str, int], Any] = {}
+    for kind, ids in wanted.items():
+        model = _model_for(kind)
+        if model is None:
+            continue
+        queryset = model._base_manager.filter(pk__in=ids)
+        if kind == "asset":
+            queryset = queryset.select_related("model")
+        for obj in queryset:
+            found[(kind, obj.pk)] = obj
+    return found
+
+
+def _person(user) -> dict[str, Any] | None:
+    if user is None:
+        return None
+    return {"id": user.pk, "name": user.full_name, "first_name": user.first_name, "last_name": user.last_name}
+
+
+def activity_rows(logs) -> list[dict[str, Any]]:
+    """Rows in Snipe-IT's ``ActionlogsTransformer`` shape; ``log_meta`` keeps raw ``{field: {old, new}}``."""
+    logs = list(logs)
+    objects = _load_objects(logs)
+    rows = []
+    for log in logs:
+        item = objects.get((log.item_type, log.item_id))
+        target = objects.get((log.target_type, log.target_id)) if log.target_type else None
+        next_audit = getattr(item, "next_audit_date", None) if log.item_type == "asset" else None
+        rows.append({
+            "id": log.pk,
+            "icon": "",
+            "file": None,
+            "item": {
+                "id": log.item_id,
+                "name": _name_of(item) if item is not None else None,
+                "type": log.item_type,
+                "serial": getattr(item, "serial", None) if item is not None else None,
+            },
+            "location": brief(log.location),
+            "created_at": iso_utc(log.created_at),
+            "updated_at": iso_utc(log.updated_at),
+            "next_audit_date": iso_date(next_audit),
+            "days_to_next_audit": (next_audit - log.created_at.date()).days if next_audit else None,
+            "action_type": ACTION_LABELS.get(log.action_type, log.action_type),
+            "admin": _person(log.created_by),
+            "created_by": _person(log.created_by),
+            "target": ({"id": log.target_id, "name": _name_of(target) if target is not None else None,
+                        "type": log.target_type} if log.target_type else None),
+            "note": log.note or None,
+            "signature_file": None,
+            "log_meta": log.log_meta or None,
+            "remote_ip": log.remote_ip or None,
+            "user_agent": log.user_agent or None,
+            "action_source": log.action_source or None,
+            "action_date": iso_utc(log.action_date or log.created_at),
+        })
+    return rows
+
+
+class CanViewActivity(BasePermission):
+    """``activity.view`` of Snipe-IT: ``reports.view`` or ``admin`` (super users pass everything)."""
+
+    def has_permission(self, request, view) -> bool:
+        user = request.user
+        if not user or not user.is_authenticated:
+            return False
+        return has_access(user, "reports.view") or has_access(user, "admin")
+
+
+class ActivityReportViewSet(ApiViewSet):
+    queryset = ActionLog.objects.select_related("created_by", "location")
+    permission_section = None  # checked by CanViewActivity
+    permission_classes = [CanViewActivity]
+    filter_backends = [SearchFilter, SortFilter]
+    search_fields = ["action_type", "note", "item_type", "target_type", "remote_ip", "user_agent", "action_source",
+                     "created_by__username", "created_by__first_name", "created_by__last_name", "company__name"]
+    sort_fields = {
+        "id": "id", "created_at": "created_at", "target_id": "target_id",
+        "created_by": ("created_by__first_name", "created_by__last_name"), "action_type": "action_type",
+        "note": "note", "remote_ip": "remote_ip", "user_agent": "user_agent", "target_type": "target_type",
+        "item_type": "item_type", "action_source": "action_source", "action_date": "action_date",
+    }
+
+    def filter_queryset(self, queryset):
+        params = self.input
+        item_type, item_id = params.get("item_type"), params.get("item_id")
+        if item_type not in (None, "") and item_id not in (None, ""):
+            if not _ID.match(str(item_id)):
+                return queryset.none()
+            queryset = queryset.filter(
+                Q(item_type=_kind(item_type), item_id=int(item_id))
+                | Q(target_type=_kind(item_type), target_id=int(item_id))
+            )
+        target_type, target_id = params.get("target_type"), params.get("target_id")
+        if target_type not in (None, "") and target_id not in (None, ""):
+            if not _ID.match(str(target_id)):
+                return queryset.none()
+            queryset = queryset.filter(target_type=_kind(target_type), target_id=int(target_id))
+        action_type = params.get("action_type")
+        if action_type not in (None, ""):
+            wanted = str(action_type).strip().lower()
+            values = {value for value, label in ActionType.choices if wanted in (value, label)}
+            queryset = queryset.filter(action_type__in=values or {wanted})
+        for param in ("created_by", "action_source", "remote_ip"):
+            value = params.get(param)
+            if value not in (None, ""):
+                if param == "created_by":
+                    if not _ID.match(str(value)):
+                        return queryset.none()
+                    queryset = queryset.filter(created_by_id=int(value))
+                else:
+                    queryset = queryset.filter(**{param: str(value)})
+        return super().filter_queryset(queryset)
+
+    def list(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(activity_rows(page))

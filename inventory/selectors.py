@@ -1,0 +1,131 @@
+"""Non-trivial reads of assets: the list filters of ``GET /hardware`` (reference §4.2) and the due / overdue
+lists. Callers pass an already company-restricted queryset."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from assetsvc.site import get_site_settings
+from inventory.choices import StatusType, TargetType
+from inventory.models import AssetQuerySet
+
+#: ``status`` filter values (specification "Asset status filter values"), compared case-insensitively.
+STATUS_VALUES = ("deleted", "pending", "rtd", "undeployable", "archived", "requestable", "deployed", "byod")
+ASSIGNED = Q(assigned_user__isnull=False) | Q(assigned_asset__isnull=False) | Q(assigned_location__isnull=False)
+UNASSIGNED = Q(assigned_user__isnull=True, assigned_asset__isnull=True, assigned_location__isnull=True)
+ASSIGNED_TYPES = {
+    "user": TargetType.USER, "app\\models\\user": TargetType.USER,
+    "asset": TargetType.ASSET, "app\\models\\asset": TargetType.ASSET,
+    "location": TargetType.LOCATION, "app\\models\\location": TargetType.LOCATION,
+}
+_ID = re.compile(r"^\s*[0-9]{1,18}\s*$")
+
+
+class NoMatch(Exception):
+    """A filter value that can match nothing (``model_id=abc``): the list is empty, not an error."""
+
+
+def _ids(value: Any) -> list[int]:
+    """``5``, ``"5"``, ``"1,2"`` or a list of those → ids; anything else matches nothing."""
+    values = value if isinstance(value, list) else str(value).split(",")
+    ids = []
+    for item in values:
+        if item is None or isinstance(item, bool) or not _ID.match(str(item)):
+            raise NoMatch
+        ids.append(int(str(item).strip()))
+    if not ids:
+        raise NoMatch
+    return ids
+
+
+def _bool(value: Any) -> bool | None:
+    text = str(value).strip().lower()
+    if text in {"1", "true", "yes", "on"}:
+        return True
+    if text in {"0", "false", "no", "off"}:
+        return False
+    return None
+
+
+def filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuerySet:
+    """Apply ``GET /hardware`` filters. Soft-deleted assets only with ``status=Deleted``; archived labels hidden
+    unless ``status_id`` or ``status=Archived`` asks for them or ``show_archived_in_list`` is on."""
+    try:
+        return _filter_assets(queryset, params)
+    except NoMatch:
+        return queryset.none()
+
+
+def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuerySet:
+    status = str(params.get("status") or "").strip().lower()
+    queryset = queryset.deleted() if status == "deleted" else queryset.alive()
+    if status == "pending":
+        queryset = queryset.filter(status__type=StatusType.PENDING)
+    elif status == "rtd":
+        queryset = queryset.filter(UNASSIGNED, status__type=StatusType.DEPLOYABLE)
+    elif status == "undeployable":
+        queryset = queryset.filter(status__type=StatusType.UNDEPLOYABLE)
+    elif status == "archived":
+        queryset = queryset.filter(status__type=StatusType.ARCHIVED)
+    elif status == "requestable":
+        queryset = queryset.filter(requestable=True, status__type=StatusType.DEPLOYABLE)
+    elif status == "deployed":
+        queryset = queryset.filter(ASSIGNED)
+    elif status == "byod":
+        queryset = queryset.filter(byod=True)
+    if (status not in {"archived", "deleted"} and params.get("status_id") in (None, "")
+            and not get_site_settings().show_archived_in_list):
+        queryset = queryset.exclude(status__type=StatusType.ARCHIVED)
+
+    for param, field in (("status_id", "status_id"), ("location_id", "location_id"),
+                         ("rtd_location_id", "rtd_location_id"), ("supplier_id", "supplier_id"),
+                         ("company_id", "company_id"), ("model_id", "model_id"),
+                         ("category_id", "model__category_id"), ("manufacturer_id", "model__manufacturer_id")):
+        value = params.get(param)
+        if value not in (None, "", []):
+            queryset = queryset.filter(**{f"{field}__in": _ids(value)})
+    for param in ("asset_tag", "serial", "order_number"):
+        value = params.get(param)
+        if value not in (None, ""):
+            if isinstance(value, list):
+                raise NoMatch
+            queryset = queryset.filter(**{f"{param}__iexact": str(value).strip()})
+    for param in ("byod", "requestable"):
+        if params.get(param) not in (None, ""):
+            flag = _bool(params[param])
+            if flag is None:
+                raise NoMatch
+            queryset = queryset.filter(**{param: flag})
+    assigned_to, assigned_type = params.get("assigned_to"), params.get("assigned_type")
+    if assigned_to not in (None, "") and assigned_type not in (None, ""):
+        kind = ASSIGNED_TYPES.get(str(assigned_type).strip().lower())
+        if kind is None:
+            raise NoMatch
+        queryset = queryset.filter(**{f"assigned_{kind}_id__in": _ids(assigned_to)})
+    return queryset
+
+
+def upcoming(queryset: AssetQuerySet, kind: str, when: str, *, today: date | None = None) -> AssetQuerySet:
+    """Due / overdue lists. ``kind``: ``audit``/``audits`` (``next_audit_date``, window ``audit_warning_days``) or
+    ``checkins`` (``expected_checkin`` of checked-out assets, window ``due_checkin_days``). "Today" is the date in
+    TIME_ZONE. Due: today to today + window (inclusive); overdue: before today."""
+    site = get_site_settings()
+    today = today or timezone.localdate()
+    if kind == "checkins":
+        field, window = "expected_checkin", site.due_checkin_days
+        queryset = queryset.filter(ASSIGNED)
+    else:
+        field, window = "next_audit_date", site.audit_warning_days
+    horizon = today + timedelta(days=window or 0)
+    if when == "due":
+        condition = Q(**{f"{field}__gte": today, f"{field}__lte": horizon})
+    elif when == "overdue":
+        condition = Q(**{f"{field}__lt": today})
+    else:
+        condition = Q(**{f"{field}__lte": horizon})
+    return queryset.filter(condition, **{f"{field}__isnull": False})

@@ -1,0 +1,561 @@
+"""Domain verbs on hardware assets: create, update, checkout, checkin, audit, delete, restore.
+
+Every verb has the same shape (STYLE.md §2): one transaction; a ``select_for_update()`` re-read of the asset row, so
+two concurrent state changes of one asset are serialised (of two checkouts exactly one wins, snipe-it#2347); a state
+check raising a coded domain error; the mutation; exactly one ``ActionLog`` row with the changed fields' old and new
+values; and, for checkout, checkin and audit, the domain signal (``inventory.signals``) that the notifications app
+listens to. Admin actions and the API call these functions; nothing else writes an asset's assignment, counters or
+audit dates.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from contextvars import ContextVar
+from datetime import UTC, date, datetime, time
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from assetsvc.models import SiteSettings
+from assetsvc.site import forget_site_settings, get_site_settings
+from inventory import signals
+from inventory.choices import ActionType, StatusType, TargetType
+from inventory.exceptions import (
+    AssetAlreadyCheckedInError,
+    AssetNotAvailableError,
+    AssetNotDeletedError,
+    AssetNotFoundError,
+    AssetSerialTakenError,
+    AssetTagTakenError,
+    InvalidCheckoutTargetError,
+)
+from inventory.models import ActionLog, Asset, Location, StatusLabel
+
+if TYPE_CHECKING:
+    from companies.models import Company
+
+Target = User | Asset | Location
+
+TAG_TAKEN = "The asset tag must be unique."
+SERIAL_TAKEN = "The serial must be unique."
+NOT_DEPLOYABLE_ON_CREATE = "That asset status is not deployable. This asset cannot be checked out."
+NOTE_REQUIRED = "The note field is required."
+#: How many hops of "asset checked out to asset" the loop check follows before giving up (a safety net only).
+MAX_ASSIGNMENT_DEPTH = 1000
+#: Fields never reported in ``log_meta`` (bookkeeping, not a change a reader cares about).
+UNLOGGED_FIELDS = {"id", "created_at", "updated_at", "created_by_id", "checkin_counter", "checkout_counter",
+                   "requests_counter"}
+TRACKED_FIELDS = [f.attname for f in Asset._meta.concrete_fields if f.attname not in UNLOGGED_FIELDS]
+
+#: Where the current request came from (set by the API views), recorded on each ActionLog row.
+_request_meta: ContextVar[dict[str, str] | None] = ContextVar("inventory_request_meta", default=None)
+
+
+def set_request_meta(*, remote_ip: str = "", user_agent: str = "", action_source: str = "api"):
+    """Remember the caller's address and agent for the log rows written while handling this request."""
+    return _request_meta.set({"remote_ip": (remote_ip or "")[:64], "user_agent": (user_agent or "")[:255],
+                              "action_source": action_source[:16]})
+
+
+def reset_request_meta(token) -> None:
+    _request_meta.reset(token)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# helpers
+
+
+def target_type_of(target: Target | None) -> str:
+    if target is None:
+        return ""
+    if isinstance(target, User):
+        return TargetType.USER
+    if isinstance(target, Asset):
+        return TargetType.ASSET
+    if isinstance(target, Location):
+        return TargetType.LOCATION
+    raise TypeError(f"not a checkout target: {target!r}")
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"
+    return value
+
+
+def _snapshot(asset: Asset) -> dict[str, Any]:
+    return {name: getattr(asset, name) for name in TRACKED_FIELDS}
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any], skip: set[str] = frozenset()) -> dict[str, dict]:
+    """``{field: {"old", "new"}}`` for every tracked field whose value changed (Snipe-IT's ``log_meta``)."""
+    return {
+        name: {"old": _json_value(before[name]), "new": _json_value(after[name])}
+        for name in TRACKED_FIELDS
+        if name not in skip and before[name] != after[name]
+    }
+
+
+def _log_company_id(actor: User | None, item: Asset, target: Target | None) -> int | None:
+    """The company an action-log row belongs to (reference §8, last bullets): for a super user the target's
+    company (else the item's); for anyone else their own company; otherwise none."""
+    if actor is not None and actor.is_superuser:
+        target_company = getattr(target, "company_id", None) if target is not None else None
+        return target_company if target_company is not None else item.company_id
+    if actor is not None and actor.company_id is not None:
+        return actor.company_id
+    return None
+
+
+def _log(
+    action_type: str,
+    *,
+    asset: Asset,
+    actor: User | None,
+    target: Target | None = None,
+    note: str = "",
+    log_meta: dict | None = None,
+    location_id: int | None = None,
+    expected_checkin: date | None = None,
+    action_date: datetime | None = None,
+) -> ActionLog:
+    meta = _request_meta.get() or {}
+    return ActionLog.objects.create(
+        action_type=action_type,
+        created_by=actor,
+        item_type="asset",
+        item_id=asset.pk,
+        target_type=target_type_of(target),
+        target_id=target.pk if target is not None else None,
+        location_id=location_id,
+        company_id=_log_company_id(actor, asset, target),
+        note=note or "",
+        log_meta=log_meta or None,
+        expected_checkin=expected_checkin,
+        action_date=action_date or timezone.now(),
+        action_source=meta.get("action_source", "api"),
+        remote_ip=meta.get("remote_ip", ""),
+        user_agent=meta.get("user_agent", ""),
+    )
+
+
+def _lock(asset: Asset | int) -> Asset:
+    pk = asset.pk if isinstance(asset, Asset) else asset
+    try:
+        return Asset.objects.select_for_update().get(pk=pk)
+    except Asset.DoesNotExist as exc:
+        raise AssetNotFoundError() from exc
+
+
+def _locked_site_settings() -> SiteSettings:
+    """The settings row, locked until the transaction ends: serialises tag generation and serial checks."""
+    SiteSettings.load()  # make sure the row exists
+    site = SiteSettings.objects.select_for_update().get(pk=1)
+    forget_site_settings()
+    return site
+
+
+def _tag_taken(tag: str, *, exclude_pk: int | None = None) -> bool:
+    queryset = Asset.objects.alive().filter(asset_tag__iexact=tag)
+    if exclude_pk is not None:
+        queryset = queryset.exclude(pk=exclude_pk)
+    return queryset.exists()
+
+
+def _serial_taken(serial: str, *, exclude_pk: int | None = None) -> bool:
+    if not serial:
+        return False
+    queryset = Asset.objects.alive().filter(serial__iexact=serial)
+    if exclude_pk is not None:
+        queryset = queryset.exclude(pk=exclude_pk)
+    return queryset.exists()
+
+
+def _save(asset: Asset, **kwargs: Any) -> None:
+    """Save; a unique-tag violation (a concurrent writer got the tag first) becomes the usual field error."""
+    try:
+        with transaction.atomic():
+            asset.save(**kwargs)
+    except IntegrityError as exc:
+        if "asset_tag" in str(exc):
+            raise ValidationError({"asset_tag": [TAG_TAKEN]}) from exc
+        raise
+
+
+def _company_for_write(actor: User, requested: Company | None) -> Company | None:
+    """Specification rule 7: with separation on, a non-super user's item gets their own company (or none)."""
+    if get_site_settings().full_multiple_companies_support and not actor.is_superuser:
+        return actor.company
+    return requested
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` plus ``months`` calendar months, the day clamped to the month's length (31 Jan + 1 = 28/29 Feb)."""
+    years, month0 = divmod(day.month - 1 + months, 12)
+    year = min(day.year + years, 9999)
+    month = month0 + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def _auto_tag(site: SiteSettings) -> str:
+    """Prefix + zero-filled ``next_auto_tag_base``; skips tags already in use. Caller holds the settings lock."""
+    base = site.next_auto_tag_base
+    for _ in range(10_000):
+        tag = f"{site.auto_increment_prefix}{str(base).zfill(site.zerofill_count)}"
+        base += 1
+        if not _tag_taken(tag):
+            site.next_auto_tag_base = base
+            site.save(update_fields=["next_auto_tag_base", "updated_at"])
+            return tag
+    raise ValidationError({"asset_tag": ["No free asset tag could be generated."]})
+
+
+def _bump_auto_tag_base(site: SiteSettings, tag: str) -> None:
+    """An explicit tag of the auto-increment form (prefix + digits) at or past the counter moves the counter on,
+    so the next generated tag does not collide with it."""
+    prefix = site.auto_increment_prefix
+    if not tag.lower().startswith(prefix.lower()):
+        return
+    digits = tag[len(prefix):]
+    if not re.fullmatch(r"[0-9]{1,18}", digits):
+        return
+    number = int(digits)
+    if number >= site.next_auto_tag_base:
+        site.next_auto_tag_base = number + 1
+        site.save(update_fields=["next_auto_tag_base", "updated_at"])
+
+
+def _require_note(note: str) -> None:
+    if get_site_settings().require_checkinout_notes and not (note or "").strip():
+        raise ValidationError({"note": [NOTE_REQUIRED]})
+
+
+def _location_of(target: Target) -> int | None:
+    """Where a checked-out asset is: at the target location, or where the target user or asset is (§4.9)."""
+    if isinstance(target, Location):
+        return target.pk
+    return target.location_id
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# create / update
+
+
+@transaction.atomic
+def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = None) -> Asset:
+    """Create an asset from validated ``data`` (model field names: ``model``, ``status``, ``asset_tag``, ...).
+
+    The company follows rule 7. A missing tag is generated when ``auto_increment_assets`` is on (under the settings
+    row lock, so concurrent creates never draw the same tag, snipe-it#15553). Tag uniqueness (any letter case, among
+    live assets) is checked here and guaranteed by the database constraint; a lost race becomes the same field
+    error. With ``target`` the new asset is checked out to it in the same transaction (its label must be deployable).
+    """
+    data = dict(data)
+    site = get_site_settings()
+    if site.auto_increment_assets or site.unique_serial:
+        site = _locked_site_settings()
+    tag = (data.pop("asset_tag", None) or "").strip()
+    if not tag:
+        if not site.auto_increment_assets:
+            raise ValidationError({"asset_tag": ["The asset tag field is required."]})
+        tag = _auto_tag(site)
+    elif site.auto_increment_assets:
+        _bump_auto_tag_base(site, tag)
+    if _tag_taken(tag):
+        raise ValidationError({"asset_tag": [TAG_TAKEN]})
+    if site.unique_serial and _serial_taken(data.get("serial") or ""):
+        raise ValidationError({"serial": [SERIAL_TAKEN]})
+    status: StatusLabel = data["status"]
+    if target is not None and status.type != StatusType.DEPLOYABLE:
+        raise ValidationError({"status_id": [NOT_DEPLOYABLE_ON_CREATE]})
+    data["company"] = _company_for_write(actor, data.get("company"))
+    if data.get("location") is None:
+        data["location"] = data.get("rtd_location")
+    asset = Asset(asset_tag=tag, created_by=actor, **data)
+    asset.full_clean(exclude=["model", "status", "company", "supplier", "location", "rtd_location", "created_by"],
+                     validate_constraints=False)
+    _save(asset)
+    _log(ActionType.CREATE, asset=asset, actor=actor, location_id=asset.location_id)
+    if target is not None:
+        asset = asset_checkout(asset=asset, target=target, actor=actor, note="Checked out on asset creation")
+    return asset
+
+
+@transaction.atomic
+def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Target | None = None) -> Asset:
+    """Change the given fields of a live asset (PATCH and PUT are both partial). Logs one ``update`` row with the
+    changed fields (none when nothing changed). A new default location also moves the asset there when it is not
+    checked out. With ``target`` the asset is then checked out (refused like any checkout if it is not available).
+    """
+    locked = _lock(asset)
+    if locked.is_deleted:
+        raise AssetNotFoundError()
+    site = get_site_settings()
+    data = dict(data)
+    if "company" in data:
+        data["company"] = _company_for_write(actor, data["company"])
+    if "rtd_location" in data and "location" not in data and not locked.is_assigned:
+        data["location"] = data["rtd_location"]
+    if "asset_tag" in data:
+        data["asset_tag"] = (data["asset_tag"] or "").strip()
+        if _tag_taken(data["asset_tag"], exclude_pk=locked.pk):
+            raise ValidationError({"asset_tag": [TAG_TAKEN]})
+    if "serial" in data and site.unique_serial:
+        _locked_site_settings()
+        if _serial_taken(data["serial"] or "", exclude_pk=locked.pk):
+            raise ValidationError({"serial": [SERIAL_TAKEN]})
+    before = _snapshot(locked)
+    for name, value in data.items():
+        setattr(locked, name, value)
+    changes = _changes(before, _snapshot(locked))
+    if changes:
+        _save(locked)
+        _log(ActionType.UPDATE, asset=locked, actor=actor, log_meta=changes)
+    if target is not None:
+        locked = asset_checkout(asset=locked, target=target, actor=actor, note="Checked out on asset update")
+    return locked
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# checkout / checkin / audit
+
+
+def _check_target(*, asset: Asset, target: Target, actor: User, locked_target: Asset | None) -> None:
+    """Refuse targets the caller may not see, deleted or deactivated users, the asset itself, and assets that are
+    (directly or through other assets) checked out to ``asset``: that would make an assignment loop."""
+    kind = target_type_of(target)
+    if isinstance(target, User):
+        visible = User.objects.restrict(actor).filter(pk=target.pk, deleted_at__isnull=True, is_active=True)
+        if not visible.exists():
+            raise InvalidCheckoutTargetError(asset, kind, target.pk)
+    elif isinstance(target, Asset):
+        if target.pk == asset.pk:
+            raise InvalidCheckoutTargetError(asset, kind, target.pk,
+                                             reason="An asset cannot be checked out to itself.")
+        current = locked_target
+        if current is None or current.is_deleted or not Asset.objects.restrict(actor).filter(pk=current.pk).exists():
+            raise InvalidCheckoutTargetError(asset, kind, target.pk)
+        for _ in range(MAX_ASSIGNMENT_DEPTH):
+            parent_id = current.assigned_asset_id
+            if parent_id is None:
+                break
+            if parent_id == asset.pk:
+                raise InvalidCheckoutTargetError(
+                    asset, kind, target.pk,
+                    reason=f"Asset {asset.asset_tag} cannot be checked out to asset {target.asset_tag}, "
+                           f"which is checked out to it.",
+                )
+            current = Asset.objects.only("id", "assigned_asset_id").get(pk=parent_id)
+    elif not Location.objects.filter(pk=target.pk).exists():
+        raise InvalidCheckoutTargetError(asset, kind, target.pk)
+
+
+@transaction.atomic
+def asset_checkout(
+    *,
+    asset: Asset,
+    target: Target,
+    actor: User,
+    note: str = "",
+    checkout_at: datetime | None = None,
+    expected_checkin: date | None = None,
+    status: StatusLabel | None = None,
+    name: str | None = None,
+) -> Asset:
+    """Check ``asset`` out to a user, an asset or a location.
+
+    Refused (``AssetNotAvailableError``) unless the asset is not assigned, not deleted and its label deployable,
+    decided on the locked row. The asset's location follows the target. ``name`` renames the asset when not None.
+    """
+    _require_note(note)
+    ids = {asset.pk}
+    if isinstance(target, Asset):
+        ids.add(target.pk)
+    rows = {row.pk: row for row in Asset.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    locked = rows.get(asset.pk)
+    if locked is None:
+        raise AssetNotFoundError()
+    label = StatusLabel.objects.get(pk=locked.status_id)
+    if locked.is_deleted or locked.is_assigned or label.type != StatusType.DEPLOYABLE:
+        raise AssetNotAvailableError(locked.asset_tag)
+    if status is not None and status.type != StatusType.DEPLOYABLE:
+        raise ValidationError({"status_id": ["The selected status id is invalid."]})
+    checkout_at = checkout_at or timezone.now()
+    if expected_checkin is not None and expected_checkin < timezone.localtime(checkout_at).date():
+        raise ValidationError({"expected_checkin": ["The expected checkin must be a date after or equal to "
+                                                    "checkout at."]})
+    locked_target = rows.get(target.pk) if isinstance(target, Asset) else None
+    _check_target(asset=locked, target=target, actor=actor, locked_target=locked_target)
+    if locked_target is not None:
+        target = locked_target
+
+    before = _snapshot(locked)
+    locked.assigned_user = target if isinstance(target, User) else None
+    locked.assigned_asset = target if isinstance(target, Asset) else None
+    locked.assigned_location = target if isinstance(target, Location) else None
+    locked.location_id = _location_of(target)
+    locked.last_checkout = checkout_at
+    locked.expected_checkin = expected_checkin
+    if status is not None:
+        locked.status = status
+    if name is not None:
+        locked.name = name
+    locked.checkout_counter += 1
+    _save(locked)
+    log = _log(
+        ActionType.CHECKOUT, asset=locked, actor=actor, target=target, note=note,
+        log_meta=_changes(before, _snapshot(locked)), location_id=locked.location_id,
+        expected_checkin=expected_checkin, action_date=checkout_at,
+    )
+    signals.asset_checked_out.send(sender=Asset, item=locked, actor=actor, target=target, note=note, log=log)
+    return locked
+
+
+def _checkin(
+    locked: Asset,
+    *,
+    actor: User,
+    note: str = "",
+    location: Location | None = None,
+    status: StatusLabel | None = None,
+    name: str | None = None,
+    checkin_at: datetime | None = None,
+) -> Asset:
+    if not locked.is_assigned:
+        model = locked.model
+        raise AssetAlreadyCheckedInError(
+            payload={"asset_tag": locked.asset_tag, "model": model.name, "model_number": model.model_number}
+        )
+    previous = locked.assigned_target
+    before = _snapshot(locked)
+    now = timezone.now()
+    locked.assigned_user = locked.assigned_asset = locked.assigned_location = None
+    locked.expected_checkin = None
+    locked.last_checkin = now
+    locked.location_id = location.pk if location is not None else locked.rtd_location_id
+    if status is not None:
+        locked.status = status
+    if name is not None:
+        locked.name = name
+    locked.checkin_counter += 1
+    _save(locked)
+    log = _log(
+        ActionType.CHECKIN, asset=locked, actor=actor, target=previous, note=note,
+        log_meta=_changes(before, _snapshot(locked)), location_id=locked.location_id,
+        action_date=checkin_at or now,
+    )
+    signals.asset_checked_in.send(sender=Asset, item=locked, actor=actor, target=previous, note=note, log=log)
+    return locked
+
+
+@transaction.atomic
+def asset_checkin(
+    *,
+    asset: Asset,
+    actor: User,
+    note: str = "",
+    location: Location | None = None,
+    status: StatusLabel | None = None,
+    name: str | None = None,
+    checkin_at: datetime | None = None,
+) -> Asset:
+    """Check a checked-out asset back in: the assignment and ``expected_checkin`` are cleared and the asset returns
+    to its default location (or ``location``). Refused (``AssetAlreadyCheckedInError``) when it is not out."""
+    _require_note(note)
+    locked = _lock(asset)
+    if locked.is_deleted:
+        raise AssetNotFoundError()
+    return _checkin(locked, actor=actor, note=note, location=location, status=status, name=name,
+                    checkin_at=checkin_at)
+
+
+@transaction.atomic
+def asset_audit(
+    *,
+    asset: Asset,
+    actor: User,
+    note: str = "",
+    next_audit_date: date | None = None,
+    location: Location | None = None,
+) -> tuple[Asset, ActionLog]:
+    """Record an audit: ``last_audit_date`` = now, ``next_audit_date`` = the given date or today (in TIME_ZONE)
+    plus ``audit_interval`` months; ``location`` (when given) becomes the current location."""
+    locked = _lock(asset)
+    if locked.is_deleted:
+        raise AssetNotFoundError()
+    before = _snapshot(locked)
+    locked.last_audit_date = timezone.now()
+    locked.next_audit_date = next_audit_date or add_months(timezone.localdate(), get_site_settings().audit_interval)
+    if location is not None:
+        locked.location = location
+    _save(locked)
+    log = _log(
+        ActionType.AUDIT, asset=locked, actor=actor, note=note,
+        log_meta=_changes(before, _snapshot(locked), skip={"last_audit_date"}),
+        location_id=location.pk if location is not None else None,
+    )
+    signals.asset_audited.send(sender=Asset, item=locked, actor=actor, target=None, note=note, log=log)
+    return locked, log
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# delete / restore
+
+
+@transaction.atomic
+def asset_delete(*, asset: Asset, actor: User) -> Asset:
+    """Soft-delete an asset. A checked-out asset is checked in first (its own log row and checkin signal), as
+    Snipe-IT does."""
+    locked = _lock(asset)
+    if locked.is_deleted:
+        raise AssetNotFoundError()
+    if locked.is_assigned:
+        locked = _checkin(locked, actor=actor, note="Checkin on delete")
+    before = _snapshot(locked)
+    locked.deleted_at = timezone.now()
+    _save(locked)
+    _log(ActionType.DELETE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
+    return locked
+
+
+@transaction.atomic
+def asset_restore(*, asset: Asset, actor: User) -> Asset:
+    """Bring a soft-deleted asset back, provided no live asset carries its tag (or, with ``unique_serial``, its
+    serial) meanwhile."""
+    locked = _lock(asset)
+    if not locked.is_deleted:
+        raise AssetNotDeletedError()
+    if _tag_taken(locked.asset_tag, exclude_pk=locked.pk):
+        raise AssetTagTakenError()
+    site = get_site_settings()
+    if site.unique_serial:
+        _locked_site_settings()
+        if _serial_taken(locked.serial, exclude_pk=locked.pk):
+            raise AssetSerialTakenError()
+    before = _snapshot(locked)
+    locked.deleted_at = None
+    try:
+        _save(locked)
+    except ValidationError as exc:
+        raise AssetTagTakenError() from exc
+    _log(ActionType.RESTORE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
+    return locked
+
+
+def checkout_datetime(day: date | datetime | None) -> datetime | None:
+    """A checkout date as sent (a bare date means midnight in TIME_ZONE)."""
+    if day is None:
+        return None
+    if isinstance(day, datetime):
+        return day if timezone.is_aware(day) else timezone.make_aware(day)
+    return timezone.make_aware(datetime.combine(day, time.min))
