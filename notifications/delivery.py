@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from django.db import close_old_connections, connection, transaction
+from django.db import OperationalError, close_old_connections, connection, transaction
 
 from assetsvc.conf import app_settings
 from notifications import formatters
@@ -41,6 +41,8 @@ USER_AGENT = "assetsvc-webhook/1"
 QUEUE_SIZE = 1000
 #: Concurrent deliveries per process.
 WORKERS = 2
+#: Tries to write one delivery-log row (the database may be briefly locked on SQLite).
+RECORD_ATTEMPTS = 6
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,19 @@ def redact(endpoint: str) -> str:
         return "<unparsable endpoint>"
 
 
+def _scrub(text: str, endpoint: str) -> str:
+    """``text`` without the endpoint's query string and password (exception texts quote the URL)."""
+    try:
+        parts = urlsplit(endpoint)
+        secrets = [parts.query, parts.password or ""]
+    except ValueError:
+        return text
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "<redacted>")
+    return text
+
+
 def make_job(event: str, config: WebhookConfig, text: str) -> Job:
     errors = config.errors()
     body = {} if errors else formatters.build_body(
@@ -121,14 +136,15 @@ def post(job: Job) -> DeliveryResult:
         )
     except requests.RequestException as exc:
         latency = int((time.monotonic() - started) * 1000)
-        return DeliveryResult(False, latency_ms=latency, error=type(exc).__name__, detail=str(exc))
+        detail = _scrub(str(exc), job.endpoint)
+        return DeliveryResult(False, latency_ms=latency, error=type(exc).__name__, detail=detail)
     latency = int((time.monotonic() - started) * 1000)
     status = response.status_code
     response.close()
     if 200 <= status < 300:
         return DeliveryResult(True, status_code=status, latency_ms=latency)
     error = f"HTTP {status}" + (" redirect not followed" if 300 <= status < 400 else "")
-    return DeliveryResult(False, status_code=status, latency_ms=latency, error=error, detail=error)
+    return DeliveryResult(False, status_code=status, latency_ms=latency, error=error)
 
 
 def record(job: Job, result: DeliveryResult) -> None:
@@ -138,19 +154,29 @@ def record(job: Job, result: DeliveryResult) -> None:
     if not result.success:
         logger.warning("Webhook delivery failed (not retried): event=%s endpoint=%s status=%s error=%s %s",
                        job.event, redact(job.endpoint), result.status_code, result.error, result.detail)
-    try:
-        WebhookDelivery.objects.create(
-            event=job.event,
-            platform=job.platform,
-            endpoint=job.endpoint[:2000],
-            request_body=job.body or None,
-            success=result.success,
-            status_code=result.status_code,
-            latency_ms=result.latency_ms,
-            error=result.error[:255],
-        )
-    except Exception:
-        logger.exception("Could not record the webhook delivery of event %s", job.event)
+    row = WebhookDelivery(
+        event=job.event,
+        platform=job.platform,
+        endpoint=job.endpoint[:2000],
+        request_body=job.body or None,
+        success=result.success,
+        status_code=result.status_code,
+        latency_ms=result.latency_ms,
+        error=result.error[:255],
+    )
+    for attempt in range(RECORD_ATTEMPTS):
+        try:
+            row.save(force_insert=True)
+            return
+        except OperationalError as exc:
+            # SQLite answers "database table is locked" at once to a second writer in shared-cache mode; wait a
+            # little and write again (the row, never the delivery).
+            problem: Exception = exc
+            time.sleep(0.05 * 2**attempt)
+        except Exception as exc:
+            problem = exc
+            break
+    logger.error("Could not record the webhook delivery of event %s", job.event, exc_info=problem)
 
 
 def deliver(job: Job) -> DeliveryResult:
