@@ -135,7 +135,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "assetsvc",
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "assetsvc"),
         }
     }
 else:

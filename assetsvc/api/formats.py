@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -13,14 +13,14 @@ def iso_utc(value: datetime | None) -> str | None:
     """Item timestamps: ISO 8601 in UTC, seconds precision (``2026-03-01T14:05:00Z``)."""
     if value is None:
         return None
-    return value.astimezone(timezone.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def iso_utc_micro(value: datetime | None) -> str | None:
     """Token timestamps: ISO 8601 UTC with microseconds (``2026-03-01T14:05:00.123456Z``)."""
     if value is None:
         return None
-    return value.astimezone(timezone.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def iso_date(value: date | None) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core import validators as django_validators
 from rest_framework import fields as drf_fields
 from rest_framework import relations, serializers
 
@@ -59,6 +60,22 @@ def laravel_messages(field: drf_fields.Field, field_name: str) -> dict[str, str]
     return {key: text.format(attr=attr) for key, text in messages.items()}
 
 
+VALIDATOR_MESSAGES = {
+    django_validators.MaxLengthValidator: "The {attr} may not be greater than %(limit_value)s characters.",
+    django_validators.MinLengthValidator: "The {attr} must be at least %(limit_value)s characters.",
+    django_validators.MaxValueValidator: "The {attr} may not be greater than %(limit_value)s.",
+    django_validators.MinValueValidator: "The {attr} must be at least %(limit_value)s.",
+}
+
+
+def _relabel_validators(field: drf_fields.Field, attr: str) -> None:
+    """DRF bakes its English into length/value validators at field creation; swap in Laravel's texts."""
+    for validator in field.validators:
+        for kind, text in VALIDATOR_MESSAGES.items():
+            if type(validator) is kind:
+                validator.message = text.format(attr=attr)
+
+
 class ApiSerializerMixin:
     """Rewrites every field's error messages into Laravel's texts ("The asset tag field is required.")."""
 
@@ -69,6 +86,7 @@ class ApiSerializerMixin:
                 continue
             target = field.child_relation if isinstance(field, relations.ManyRelatedField) else field
             target.error_messages.update(laravel_messages(target, name))
+            _relabel_validators(target, attribute_name(name))
             if target is not field:
                 field.error_messages.update(laravel_messages(field, name))
         return fields

@@ -1,0 +1,93 @@
+"""Per-user rate limit of the specification's Limits section and API-CONTRACT.md §5."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from accounts.services import personal_token_issue
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+ME = "/api/v1/users/me"
+
+
+def start_of_window(client, headroom: int = 15) -> None:
+    """Counters use fixed 60-second windows; wait for a fresh one if this one ends too soon for the burst."""
+    reset = int(client.get(ME)["X-RateLimit-Reset"])
+    if reset < headroom:
+        time.sleep(reset + 0.5)
+
+
+def test_headers_on_every_api_answer(token_client, api_client):
+    broken = token_client.post("/api/v1/account/personal-access-tokens", "{x", content_type="application/json")
+    for response in (token_client.get(ME), api_client.get(ME), token_client.get("/api/v1/nope"), broken):
+        assert response["X-RateLimit-Limit"] == "120"
+        assert 0 <= int(response["X-RateLimit-Remaining"]) < 120
+        assert 1 <= int(response["X-RateLimit-Reset"]) <= 60
+        reset_at = time.time() + int(response["X-RateLimit-Reset"])
+        assert abs(int(response["X-RateLimit-Reset-Timestamp"]) - reset_at) < 3
+        assert "Retry-After" not in response
+
+
+def test_the_121st_request_in_a_minute_is_429(make_client):
+    client = make_client(UserFactory())
+    start_of_window(client)
+    first = client.get(ME)
+    already = 120 - int(first["X-RateLimit-Remaining"])
+    for _ in range(120 - already):
+        response = client.get(ME)
+        assert response.status_code == 200
+    assert response["X-RateLimit-Remaining"] == "0"
+    limited = client.get(ME)
+    assert limited.status_code == 429
+    assert limited.json() == {"message": "Too Many Requests"}
+    assert limited["X-RateLimit-Remaining"] == "0"
+    assert limited["X-RateLimit-Limit"] == "120"
+    assert 1 <= int(limited["Retry-After"]) <= 60
+    assert limited["Retry-After"] == limited["X-RateLimit-Reset"]
+
+
+def test_limit_is_per_user_across_tokens_and_enforced_before_processing(make_client, settings):
+    settings.ASSETSVC = {**settings.ASSETSVC, "API_THROTTLE_PER_MINUTE": 5}
+    owner = UserFactory()
+    first = make_client(owner)
+    start_of_window(first)  # request 1
+    second = make_client(owner)  # another token of the same user
+    for _ in range(2):
+        assert first.get(ME).status_code == 200
+        assert second.get(ME).status_code == 200
+    # 5 used: the next request, even a write, is refused before it runs.
+    response = second.post("/api/v1/account/personal-access-tokens", {"name": "not created"}, format="json")
+    assert response.status_code == 429
+    from accounts.models import PersonalAccessToken
+
+    assert not PersonalAccessToken.objects.filter(name="not created").exists()
+    # Another user is unaffected.
+    assert make_client(UserFactory()).get(ME).status_code == 200
+
+
+def test_requests_without_a_valid_token_are_limited_per_ip(api_client, settings):
+    settings.ASSETSVC = {**settings.ASSETSVC, "API_THROTTLE_PER_MINUTE": 3}
+    start_of_window(api_client)
+    statuses = [api_client.get(ME, HTTP_AUTHORIZATION="Bearer nope").status_code for _ in range(3)]
+    assert statuses == [401, 401, 429]
+    other_ip = api_client.get(ME, REMOTE_ADDR="10.1.1.1")
+    assert other_ip.status_code == 401
+    # A valid user's bucket is separate from the IP's.
+    user = UserFactory()
+    _, raw = personal_token_issue(user=user)
+    assert api_client.get(ME, HTTP_AUTHORIZATION=f"Bearer {raw}").status_code == 200
+
+
+def test_setting_changes_the_limit(make_client, settings):
+    settings.ASSETSVC = {**settings.ASSETSVC, "API_THROTTLE_PER_MINUTE": 7}
+    response = make_client(UserFactory()).get(ME)
+    assert response["X-RateLimit-Limit"] == "7"
+    assert response["X-RateLimit-Remaining"] == "6"
+
+
+def test_non_api_paths_are_not_limited(client):
+    response = client.get("/admin/login/")
+    assert "X-RateLimit-Limit" not in response
