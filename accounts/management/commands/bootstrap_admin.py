@@ -42,4 +42,5 @@ class Command(BaseCommand):
         self.stdout.write(f"API token for {user.username} (shown once):")
         self.stdout.write(raw)
         self.stdout.write("")
-        self.stdout.write(f'Try: curl -H "Authorization: Bearer {raw}" http://127.0.0.1:8000/api/v1/users/me')
+        host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+        self.stdout.write(f'Try: curl -H "Authorization: Bearer {raw}" http://{host}:{port}/api/v1/users/me')
