@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.apps import apps
 from django.core import checks
+from django.db import models
 
 #: ``app_label.ModelName`` → why it is not company-scoped.
 UNSCOPED_COMPANY_MODELS: dict[str, str] = {
@@ -15,12 +18,13 @@ UNSCOPED_COMPANY_MODELS: dict[str, str] = {
 }
 
 
-def unscoped_company_models() -> list[str]:
-    """Labels of models with a ``company`` field whose default manager is not scoped and that are not exempt."""
+def unscoped_company_models(candidates: Iterable[type[models.Model]] | None = None) -> list[str]:
+    """Labels of models (all installed ones by default) with a ``company`` field whose default manager is not scoped
+    and that are not exempt."""
     from companies.querysets import CompanyScopedQuerySet
 
     missing = []
-    for model in apps.get_models():
+    for model in apps.get_models() if candidates is None else candidates:
         label = model._meta.label
         if label in UNSCOPED_COMPANY_MODELS:
             continue
@@ -40,5 +44,7 @@ def check_company_scoping(app_configs=None, **kwargs):
             "companies.checks.UNSCOPED_COMPANY_MODELS.",
             id="companies.E001",
         )
-        for label in unscoped_company_models()
+        for label in unscoped_company_models(
+            None if app_configs is None else [m for config in app_configs for m in config.get_models()]
+        )
     ]

@@ -65,6 +65,7 @@ def _with_users_count(queryset):
 
 class GroupViewSet(ApiViewSet):
     queryset = PermissionGroup.objects.all()
+    lookup_value_regex = "[^/]+"
     permission_section = None  # not a permission key: super users only, below
     permission_classes = [HasItemPermission, IsSuperUser]
     not_found_message = services.GROUP_NOT_FOUND

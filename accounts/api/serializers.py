@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.core.validators import EmailValidator
 from rest_framework import serializers
 
 from accounts.models import PermissionGroup, PersonalAccessToken, User
@@ -93,6 +94,23 @@ class UserProfileSerializer(serializers.Serializer):
                 {"total": len(groups), "rows": [{"id": g.pk, "name": g.name} for g in groups]} if groups else None
             ),
         }
+
+
+class EmailField(serializers.EmailField):
+    """An optional e-mail address with Laravel's message (DRF bakes its own text into the validator)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+        for validator in self.validators:
+            if isinstance(validator, EmailValidator):
+                validator.message = "The email must be a valid email address."
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, bool) or not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class PermissionsField(serializers.Field):

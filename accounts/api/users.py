@@ -14,7 +14,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from accounts import services
-from accounts.api.serializers import GroupsField, PermissionsField, UserProfileSerializer
+from accounts.api.serializers import EmailField, GroupsField, PermissionsField, UserProfileSerializer
 from accounts.models import User
 from assetsvc.api.serializers import ApiSerializer, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
 from assetsvc.api.viewsets import ApiViewSet, success
@@ -34,7 +34,7 @@ class UserWriteSerializer(ApiSerializer):
     username = StrictCharField(max_length=191)
     password = StrictCharField(min_length=8, max_length=4096, write_only=True, trim_whitespace=False)
     password_confirmation = StrictCharField(required=False, allow_null=True, write_only=True, trim_whitespace=False)
-    email = serializers.EmailField(max_length=191, required=False, allow_null=True)
+    email = EmailField(max_length=191)
     employee_num = StrictCharField(max_length=191, required=False, allow_null=True)
     jobtitle = TextField(max_length=191)
     phone = TextField(max_length=50)
@@ -89,6 +89,7 @@ class UserViewSet(ApiViewSet):
 
     queryset = User.objects.all()
     permission_section = "users"
+    lookup_value_regex = "[^/]+"
     action_permissions = {"restore": "delete"}
     not_found_message = services.USER_NOT_FOUND
     filterset_class = UserFilterSet

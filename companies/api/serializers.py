@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import serializers
 
+from accounts.api.serializers import EmailField
 from assetsvc.api.formats import brief, iso_utc
 from assetsvc.api.serializers import ApiSerializer, StrictCharField, TextField
 from companies.counts import COUNT_NAMES
@@ -61,14 +63,14 @@ class CompanyWriteSerializer(ApiSerializer):
     name = StrictCharField(max_length=255)
     phone = StrictCharField(min_length=7, max_length=35, required=False, allow_null=True)
     fax = StrictCharField(min_length=7, max_length=35, required=False, allow_null=True)
-    email = serializers.EmailField(max_length=150, required=False, allow_null=True)
+    email = EmailField(max_length=150)
     notes = TextField(max_length=65535)
-    tag_color = serializers.RegexField(TAG_COLOR_PATTERN, max_length=10, required=False, allow_null=True)
+    tag_color = StrictCharField(max_length=10, required=False, allow_null=True)
 
-    def get_fields(self):
-        fields = super().get_fields()
-        fields["tag_color"].error_messages["invalid"] = "The tag color must be a hex colour like #1a2b3c."
-        return fields
+    def validate_tag_color(self, value: str | None) -> str | None:
+        if value and not re.fullmatch(TAG_COLOR_PATTERN, value):
+            raise serializers.ValidationError("The tag color must be a hex colour like #1a2b3c.")
+        return value or None
 
     def validate_email(self, value):
         if isinstance(value, str) and value:

@@ -28,6 +28,7 @@ class CompanyViewSet(ApiViewSet):
 
     queryset = Company.objects.all()
     permission_section = "companies"
+    lookup_value_regex = "[^/]+"
     not_found_message = services.COMPANY_NOT_FOUND
     filterset_class = CompanyFilterSet
     search_fields = ["name", "phone", "fax", "email"]
