@@ -1,0 +1,289 @@
+"""Seed a database with a realistic inventory for the benchmark (``benchmarks/run.py`` calls :func:`seed`).
+
+Proportions follow a mid-sized Snipe-IT installation: for 100,000 assets there are 5 companies, 2,000 users,
+150 locations (10 sites with 14 rooms each), 30 manufacturers, 20 categories, 200 asset models, 10 suppliers and
+5 status labels (one archived). About 40% of the assets are checked out to users and 3% to locations; each
+checked-out asset has its checkout in the action log. Catalogue and user counts scale with the asset count (never
+below the small minimums) so a quick ``--assets 2000`` run keeps the same shape.
+
+Rows go in with ``bulk_create`` in batches; ``created_at``/``updated_at`` are spread over five years (the seeding
+switches ``auto_now``/``auto_now_add`` off while it runs) so the default sort sees realistic, distinct timestamps.
+The data is deterministic for a given ``rng_seed``.
+
+Call it after ``django.setup()`` against a migrated, empty database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import random
+import time
+from dataclasses import dataclass
+from decimal import Decimal
+
+BATCH = 5_000
+SEARCH_FAMILY = "Latitude"  # a model family the search scenario looks for (lower-cased in the request)
+
+MANUFACTURERS = [
+    "Apple", "Dell", "HP", "Lenovo", "Microsoft", "Samsung", "Cisco", "Ubiquiti", "Logitech", "Acer", "Asus",
+    "Brother", "Canon", "Epson", "Fujitsu", "Jabra", "Poly", "Netgear", "Juniper", "Aruba", "Synology", "APC",
+    "Eaton", "LG", "BenQ", "Sony", "Panasonic", "Zebra", "Honeywell", "Toshiba",
+]
+CATEGORIES = [
+    "Laptops", "Desktops", "Monitors", "Mobile Phones", "Tablets", "Servers", "Switches", "Routers", "Printers",
+    "Projectors", "Docking Stations", "Headsets", "Keyboards", "Mice", "Webcams", "Firewalls", "Access Points",
+    "Storage", "UPS", "Conference Systems",
+]
+# Share of assets per category (laptops, monitors and phones dominate a real inventory).
+CATEGORY_WEIGHTS = [30, 8, 20, 12, 5, 1, 1, 0.5, 1, 0.5, 8, 4, 2, 2, 1.5, 0.3, 1, 0.5, 0.5, 1]
+FAMILIES = [
+    "Latitude", "Precision", "OptiPlex", "ThinkPad", "ThinkCentre", "EliteBook", "ProBook", "MacBook", "iMac",
+    "Surface", "Galaxy", "iPhone", "iPad", "UltraSharp", "ProDisplay", "Catalyst", "Meraki", "UniFi", "EdgeRouter",
+    "LaserJet", "OfficeJet", "WorkForce", "imageCLASS", "Evolve", "Voyager", "BRIO", "MX", "PowerEdge",
+    "ProLiant", "ThinkSystem", "DiskStation", "Smart-UPS", "TravelMate", "ZenBook", "Elite", "Studio", "Rally",
+    "WD19", "Thunderbolt Dock", "Optio",
+]
+FIRST_NAMES = [
+    "Alice", "Bob", "Carla", "David", "Emma", "Farid", "Grace", "Hugo", "Ines", "Jonas", "Kira", "Liam", "Mia",
+    "Noah", "Olga", "Pavel", "Quinn", "Rosa", "Sami", "Tara", "Umar", "Vera", "Wim", "Xena", "Yusuf", "Zoe",
+]
+LAST_NAMES = [
+    "Adams", "Berg", "Costa", "Dubois", "Evans", "Fischer", "Garcia", "Hansen", "Ivanova", "Jensen", "Kowalski",
+    "Larsen", "Martin", "Nowak", "Olsen", "Petrov", "Quintero", "Rossi", "Schmidt", "Tanaka", "Urban", "Varga",
+    "Weber", "Xu", "Yilmaz", "Zimmermann",
+]
+CITIES = ["Berlin", "Lisbon", "Oslo", "Madrid", "Vienna", "Dublin", "Prague", "Milan", "Lyon", "Utrecht"]
+SUPPLIERS = [
+    "CDW", "Insight", "SHI", "Bechtle", "Computacenter", "Softcat", "Dustin", "Atea", "Misco", "Amazon Business",
+]
+# name, type, share of the assets that are not checked out
+STATUS_LABELS = [
+    ("Ready to Deploy", "deployable", 0.80),
+    ("Pending", "pending", 0.06),
+    ("Out for Repair", "undeployable", 0.04),
+    ("Broken", "undeployable", 0.03),
+    ("Archived", "archived", 0.07),
+]
+
+
+@dataclass
+class SeedCounts:
+    assets: int
+    companies: int
+    users: int
+    locations: int
+    manufacturers: int
+    categories: int
+    models: int
+    suppliers: int
+    status_labels: int
+
+    @classmethod
+    def for_assets(cls, assets: int) -> SeedCounts:
+        def scaled(per_100k: int, minimum: int) -> int:
+            return max(minimum, round(per_100k * assets / 100_000))
+
+        return cls(
+            assets=assets,
+            companies=5,
+            users=scaled(2_000, 50),
+            locations=150,
+            manufacturers=len(MANUFACTURERS),
+            categories=len(CATEGORIES),
+            models=scaled(200, 40),
+            suppliers=len(SUPPLIERS),
+            status_labels=len(STATUS_LABELS),
+        )
+
+
+@contextlib.contextmanager
+def explicit_timestamps(*models):
+    """Let the seed set ``created_at``/``updated_at`` itself (auto_now/auto_now_add would stamp "now")."""
+    saved = []
+    for model in models:
+        for field in model._meta.concrete_fields:
+            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+                saved.append((field, field.auto_now, field.auto_now_add))
+                field.auto_now = field.auto_now_add = False
+    try:
+        yield
+    finally:
+        for field, auto_now, auto_now_add in saved:
+            field.auto_now, field.auto_now_add = auto_now, auto_now_add
+
+
+def _bulk(model, rows: list, batch: int = BATCH) -> list:
+    created = []
+    for start in range(0, len(rows), batch):
+        created.extend(model.objects.bulk_create(rows[start:start + batch], batch_size=batch))
+    return created
+
+
+def _ids(model) -> list[int]:
+    return list(model.objects.order_by("id").values_list("id", flat=True))
+
+
+def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print) -> SeedCounts:
+    """Fill an empty, migrated database; returns the counts written."""
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+    from django.utils import timezone
+
+    from accounts.models import User
+    from assetsvc.site import get_site_settings
+    from companies.models import Company
+    from inventory.models import (
+        ActionLog,
+        Asset,
+        AssetModel,
+        Category,
+        Location,
+        Manufacturer,
+        StatusLabel,
+        Supplier,
+    )
+
+    counts = SeedCounts.for_assets(n_assets)
+    rng = random.Random(rng_seed)
+    now = timezone.now().replace(microsecond=0)
+    start = now - dt.timedelta(days=5 * 365)
+    span = (now - start).total_seconds()
+    models_with_stamps = (Company, User, Location, Manufacturer, Category, AssetModel, Supplier, StatusLabel, Asset,
+                          ActionLog)
+    began = time.perf_counter()
+
+    def stamp(fraction: float) -> dt.datetime:
+        return start + dt.timedelta(seconds=int(span * fraction))
+
+    get_site_settings()  # the singleton row exists before the service reads it
+    with explicit_timestamps(*models_with_stamps), transaction.atomic():
+        admin = User.objects.create_superuser("admin", "admin@example.com", None, first_name="Bench",
+                                              last_name="Admin", created_at=start, updated_at=start)
+
+        _bulk(Company, [Company(name=f"{city} Holding", created_by=admin, created_at=start, updated_at=start)
+                        for city in CITIES[:counts.companies]])
+        company_ids = _ids(Company)
+
+        # 10 sites, each with 14 rooms/floors (150 locations).
+        sites = _bulk(Location, [
+            Location(name=f"{city} HQ", city=city, country="EU", company_id=company_ids[i % len(company_ids)],
+                     created_by=admin, created_at=start, updated_at=start)
+            for i, city in enumerate(CITIES)
+        ])
+        rooms_per_site = (counts.locations - len(sites)) // len(sites)
+        _bulk(Location, [
+            Location(name=f"{site.city} Floor {floor // 4 + 1} Room {floor % 4 + 1:02d}", parent_id=site.pk,
+                     city=site.city, company_id=site.company_id, created_by=admin, created_at=start,
+                     updated_at=start)
+            for site in sites for floor in range(rooms_per_site)
+        ])
+        location_ids = _ids(Location)
+
+        unusable = make_password(None)
+        users = []
+        for i in range(counts.users):
+            first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+            created = stamp(rng.random())
+            users.append(User(
+                username=f"{first.lower()}.{last.lower()}{i}", first_name=first, last_name=last,
+                email=f"{first.lower()}.{last.lower()}{i}@example.com", employee_num=f"E{i:06d}",
+                jobtitle=rng.choice(["Engineer", "Analyst", "Manager", "Designer", "Sales", "Support"]),
+                password=unusable, company_id=rng.choice(company_ids) if rng.random() < 0.9 else None,
+                location_id=rng.choice(location_ids), permissions={}, created_by=admin, created_at=created,
+                updated_at=created,
+            ))
+        _bulk(User, users)
+        user_rows = list(User.objects.exclude(pk=admin.pk).order_by("id").values_list("id", "location_id"))
+
+        _bulk(Manufacturer, [Manufacturer(name=name, created_by=admin, created_at=start, updated_at=start)
+                             for name in MANUFACTURERS[:counts.manufacturers]])
+        manufacturer_ids = _ids(Manufacturer)
+        _bulk(Category, [Category(name=name, category_type="asset", created_by=admin, created_at=start,
+                                  updated_at=start) for name in CATEGORIES[:counts.categories]])
+        category_ids = _ids(Category)
+        _bulk(Supplier, [Supplier(name=name, created_by=admin, created_at=start, updated_at=start)
+                         for name in SUPPLIERS[:counts.suppliers]])
+        supplier_ids = _ids(Supplier)
+        _bulk(StatusLabel, [StatusLabel(name=name, type=kind, default_label=(kind == "deployable"), created_by=admin,
+                                        created_at=start, updated_at=start) for name, kind, _ in STATUS_LABELS])
+        labels = dict(StatusLabel.objects.values_list("name", "id"))
+        deployable_id = labels["Ready to Deploy"]
+        label_ids = [labels[name] for name, _, _ in STATUS_LABELS]
+        label_weights = [share for _, _, share in STATUS_LABELS]
+
+        asset_models = []
+        for i in range(counts.models):
+            family = FAMILIES[i % len(FAMILIES)]
+            asset_models.append(AssetModel(
+                name=f"{family} {rng.randint(10, 9999)}", model_number=f"MN-{i:05d}",
+                manufacturer_id=manufacturer_ids[i % len(manufacturer_ids)],
+                category_id=rng.choices(category_ids, weights=CATEGORY_WEIGHTS[:len(category_ids)])[0],
+                eol=rng.choice([None, 36, 48, 60]), created_by=admin, created_at=start, updated_at=start,
+            ))
+        _bulk(AssetModel, asset_models)
+        model_ids = _ids(AssetModel)
+        # Popular models hold most of the fleet (a long tail of rarely bought ones).
+        model_weights = [1 / (rank + 1) ** 0.7 for rank in range(len(model_ids))]
+        rng.shuffle(model_weights)
+        log(f"  catalogue and {counts.users:,} users: {time.perf_counter() - began:.1f}s")
+
+        checkout_logs = []
+        assets = []
+        for i in range(n_assets):
+            created = stamp((i + rng.random()) / n_assets)
+            rtd = rng.choice(location_ids)
+            roll = rng.random()
+            assigned_user = assigned_location = None
+            location = rtd
+            last_checkout = expected_checkin = None
+            if roll < 0.40:
+                assigned_user, location = rng.choice(user_rows)
+                location = location or rtd
+            elif roll < 0.43:
+                assigned_location = location = rng.choice(location_ids)
+            assigned = assigned_user or assigned_location
+            status_id = deployable_id if assigned else rng.choices(label_ids, weights=label_weights)[0]
+            if assigned:
+                last_checkout = created + (now - created) * rng.random()
+                if rng.random() < 0.2:
+                    expected_checkin = (last_checkout + dt.timedelta(days=rng.randint(7, 400))).date()
+            purchase = created.date() - dt.timedelta(days=rng.randint(0, 60))
+            assets.append(Asset(
+                company_id=rng.choice(company_ids) if rng.random() < 0.95 else None,
+                name=f"{'LT' if rng.random() < 0.5 else 'WS'}-{i:06d}" if rng.random() < 0.7 else "",
+                asset_tag=f"A{i + 1:07d}", serial=f"{rng.getrandbits(48):012X}", model_id=rng.choices(
+                    model_ids, weights=model_weights)[0],
+                status_id=status_id, supplier_id=rng.choice(supplier_ids) if rng.random() < 0.8 else None,
+                location_id=location, rtd_location_id=rtd, assigned_user_id=assigned_user,
+                assigned_location_id=assigned_location, order_number=f"PO-{rng.randint(1, 20_000):05d}",
+                warranty_months=rng.choice([None, 12, 24, 36]), purchase_date=purchase,
+                purchase_cost=Decimal(rng.randint(2_000, 300_000)) / 100, last_checkout=last_checkout,
+                expected_checkin=expected_checkin, checkout_counter=1 if assigned else 0,
+                next_audit_date=(created + dt.timedelta(days=365 * rng.randint(1, 6))).date(),
+                created_by=admin, created_at=created, updated_at=last_checkout or created,
+            ))
+            if len(assets) == BATCH:
+                created_assets = _bulk(Asset, assets)
+                checkout_logs.extend(_checkout_log(ActionLog, asset, admin) for asset in created_assets
+                                     if asset.last_checkout is not None)
+                assets = []
+        created_assets = _bulk(Asset, assets)
+        checkout_logs.extend(_checkout_log(ActionLog, asset, admin) for asset in created_assets
+                             if asset.last_checkout is not None)
+        log(f"  {n_assets:,} assets: {time.perf_counter() - began:.1f}s")
+        _bulk(ActionLog, checkout_logs)
+        log(f"  {len(checkout_logs):,} action-log rows: {time.perf_counter() - began:.1f}s")
+    return counts
+
+
+def _checkout_log(ActionLog, asset, admin):
+    if asset.assigned_user_id:
+        target_type, target_id = "user", asset.assigned_user_id
+    else:
+        target_type, target_id = "location", asset.assigned_location_id
+    return ActionLog(
+        action_type="checkout", created_by=admin, item_type="asset", item_id=asset.pk, target_type=target_type,
+        target_id=target_id, location_id=asset.location_id, company_id=asset.company_id,
+        action_date=asset.last_checkout, created_at=asset.last_checkout, updated_at=asset.last_checkout,
+    )
