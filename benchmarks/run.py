@@ -133,6 +133,19 @@ def reset_database(url: str, kind: str) -> None:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
+def ensure_database(url: str, kind: str) -> None:
+    """For --reuse: create the PostgreSQL database if it is missing, keep it otherwise."""
+    if kind == "sqlite":
+        sqlite_path(url).parent.mkdir(parents=True, exist_ok=True)
+        return
+    from psycopg import sql
+
+    conn, name = pg_admin(url)
+    with conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
 def drop_database(url: str, kind: str) -> None:
     if kind == "sqlite":
         path = sqlite_path(url)
@@ -536,7 +549,9 @@ def main(argv=None) -> int:
     began = time.perf_counter()
     ok = False
     try:
-        if not args.reuse:
+        if args.reuse:
+            ensure_database(url, kind)
+        else:
             reset_database(url, kind)
         import django
 
