@@ -51,7 +51,7 @@ MAX_ASSIGNMENT_DEPTH = 1000
 #: Fields never reported in ``log_meta`` (bookkeeping, not a change a reader cares about).
 UNLOGGED_FIELDS = {"id", "created_at", "updated_at", "created_by_id", "checkin_counter", "checkout_counter",
                    "requests_counter"}
-TRACKED_FIELDS = [f.attname for f in Asset._meta.concrete_fields if f.attname not in UNLOGGED_FIELDS]
+TRACKED_FIELDS = {f.attname: f for f in Asset._meta.concrete_fields if f.attname not in UNLOGGED_FIELDS}
 
 #: Where the current request came from (set by the API views), recorded on each ActionLog row.
 _request_meta: ContextVar[dict[str, str] | None] = ContextVar("inventory_request_meta", default=None)
@@ -94,7 +94,8 @@ def _json_value(value: Any) -> Any:
 
 
 def _snapshot(asset: Asset) -> dict[str, Any]:
-    return {name: getattr(asset, name) for name in TRACKED_FIELDS}
+    """Tracked values, normalised by their field (so ``"2.5"`` and ``Decimal("2.50")`` compare equal)."""
+    return {name: field.to_python(getattr(asset, name)) for name, field in TRACKED_FIELDS.items()}
 
 
 def _changes(before: dict[str, Any], after: dict[str, Any], skip: set[str] = frozenset()) -> dict[str, dict]:
