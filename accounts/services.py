@@ -72,7 +72,7 @@ def personal_token_revoke(*, user: User, token_id: str | uuid.UUID) -> PersonalA
     except (ValueError, TypeError, AttributeError) as exc:
         raise NotFoundError("Token not found.") from exc
     record = (
-        PersonalAccessToken.objects.select_for_update().filter(pk=token_uuid, user=user).select_related(
+        PersonalAccessToken.objects.select_for_update(of=("self",)).filter(pk=token_uuid, user=user).select_related(
             "access_token").first()
     )
     if record is None:
