@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 
 from companies.models import Company
 from inventory.choices import StatusType
@@ -292,3 +295,12 @@ class TestSeparation:
         client = company_user(make_client, "companies.view", company=company)
         assert client.get("/api/v1/companies").json()["total"] == 2
         assert client.get(f"/api/v1/companies/{other_company.pk}").json()["id"] == other_company.pk
+
+
+def test_the_switch_is_a_site_setting_effective_on_the_next_request(make_client, company, other_company):
+    client = company_user(make_client, "companies.view", company=company)
+    assert client.get("/api/v1/companies").json()["total"] == 2
+    call_command("site_settings", "set", "full_multiple_companies_support", "true", stdout=io.StringIO())
+    assert client.get("/api/v1/companies").json()["total"] == 1
+    call_command("site_settings", "set", "full_multiple_companies_support", "off", stdout=io.StringIO())
+    assert client.get("/api/v1/companies").json()["total"] == 2
