@@ -41,8 +41,8 @@ USER_AGENT = "assetsvc-webhook/1"
 QUEUE_SIZE = 1000
 #: Concurrent deliveries per process.
 WORKERS = 2
-#: Tries to write one delivery-log row (the database may be briefly locked on SQLite).
-RECORD_ATTEMPTS = 6
+#: Seconds a worker keeps trying to write one delivery-log row while the database is locked (SQLite only).
+RECORD_PATIENCE = 15.0
 
 
 @dataclass(frozen=True)
@@ -164,15 +164,21 @@ def record(job: Job, result: DeliveryResult) -> None:
         latency_ms=result.latency_ms,
         error=result.error[:255],
     )
-    for attempt in range(RECORD_ATTEMPTS):
+    deadline = time.monotonic() + RECORD_PATIENCE
+    attempt = 0
+    while True:
         try:
             row.save(force_insert=True)
             return
         except OperationalError as exc:
-            # SQLite answers "database table is locked" at once to a second writer in shared-cache mode; wait a
-            # little and write again (the row, never the delivery).
+            # SQLite answers "database table is locked" at once to a second writer in shared-cache mode (the
+            # in-memory test database) instead of waiting: wait a little and write again (the row, never the
+            # delivery). Only the worker waits.
             problem: Exception = exc
-            time.sleep(0.05 * 2**attempt)
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(min(0.02 * 2**attempt, 0.25))
+            attempt += 1
         except Exception as exc:
             problem = exc
             break

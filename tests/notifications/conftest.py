@@ -2,6 +2,11 @@
 
 Deliveries are written by the worker threads through their own database connections, so tests that deliver use
 ``transactional_db`` (the ``webhook`` fixture requests it) and wait for the worker before the database is flushed.
+
+SQLite's in-memory test database (shared cache) refuses a second writer at once ("database table is locked")
+instead of waiting like a file database or PostgreSQL do. So a test never lets the worker write its log row while
+the test itself writes: it waits for the worker between writes, or holds the answers back with ``gated_receiver``
+until its writes are done.
 """
 
 from __future__ import annotations
@@ -53,6 +58,25 @@ def slow_receiver():
     server.start()
     yield server
     release.set()
+    server.stop()
+
+
+@pytest.fixture
+def gated_receiver():
+    """``(server, gate)``: a receiver that answers 200 only once ``gate.set()`` was called (or after 30 s)."""
+    gate = threading.Event()
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+
+    def handler(request):
+        from werkzeug import Response
+
+        gate.wait(30)
+        return Response('{"ok": true}', status=200, content_type="application/json")
+
+    server.expect_request(HOOK_PATH, method="POST").respond_with_handler(handler)
+    server.start()
+    yield server, gate
+    gate.set()
     server.stop()
 
 
