@@ -13,8 +13,8 @@ def _view(**actions):
 
 urlpatterns = [
     path("hardware", _view(get="list", post="create"), name="hardware-list"),
-    re_path(r"^hardware/bytag/(?P<tag>.+)/(?P<verb>checkout|checkin)$", _view(get="bytag", post="bytag_action"),
-            name="hardware-bytag-action"),
+    re_path(r"^hardware/bytag/(?P<tag>.+)/(?P<verb>checkout|checkin)$",
+            _view(get="bytag_suffixed", post="bytag_action"), name="hardware-bytag-action"),
     re_path(r"^hardware/bytag/(?P<tag>.+)$", _view(get="bytag"), name="hardware-bytag"),
     re_path(r"^hardware/byserial/(?P<serial>.+)$", _view(get="byserial"), name="hardware-byserial"),
     path("hardware/checkinbytag", _view(post="checkin_by_tag"), name="hardware-checkinbytag"),

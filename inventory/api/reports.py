@@ -9,6 +9,8 @@ from typing import Any
 
 from django.apps import apps
 from django.db.models import Q
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
 from rest_framework.permissions import BasePermission
 
 from accounts.permissions import has_access
@@ -129,7 +131,18 @@ class CanViewActivity(BasePermission):
         return has_access(user, "reports.view") or has_access(user, "admin")
 
 
+class ActivityQuerySerializer(serializers.Serializer):
+    """Query parameters of the activity report (for the schema)."""
+
+    item_type = serializers.CharField(required=False)
+    item_id = serializers.IntegerField(required=False)
+    target_type = serializers.CharField(required=False)
+    target_id = serializers.IntegerField(required=False)
+    action_type = serializers.CharField(required=False)
+
+
 class ActivityReportViewSet(ApiViewSet):
+    serializer_class = ActivityQuerySerializer
     queryset = ActionLog.objects.select_related("created_by", "location")
     permission_section = None  # checked by CanViewActivity
     permission_classes = [CanViewActivity]
@@ -174,6 +187,8 @@ class ActivityReportViewSet(ApiViewSet):
                     queryset = queryset.filter(**{param: str(value)})
         return super().filter_queryset(queryset)
 
+    @extend_schema(operation_id="reports_activity_list", parameters=[ActivityQuerySerializer],
+                   responses={200: OpenApiResponse(description="{total, rows} of action-log rows")})
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response(activity_rows(page))

@@ -7,6 +7,7 @@ import re
 from functools import cached_property
 from typing import Any
 
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.response import Response
 
@@ -38,6 +39,12 @@ from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError, Inv
 from inventory.models import ActionLog, Asset, Location
 
 _ID = re.compile(r"^[0-9]{1,18}$")
+
+
+def _doc(operation_id: str, request=None):
+    """Schema of a route: its own operation id (several paths share an action) and Snipe-IT's answer shape."""
+    return extend_schema(operation_id=operation_id, request=request,
+                         responses={200: OpenApiResponse(description="Snipe-IT shape (see docs/assets.md)")})
 #: Actions whose lookups also find soft-deleted assets.
 WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag"}
 
@@ -46,6 +53,7 @@ class AssetViewSet(ApiViewSet):
     """Every ``/hardware`` route; each URL pattern maps HTTP methods to one of these actions."""
 
     queryset = Asset.objects.select_related(*ASSET_RELATED)
+    serializer_class = AssetWriteSerializer  # for the schema; records are built by ``records.asset_record``
     permission_section = "assets"
     action_permissions = {
         "checkout": "checkout",
@@ -54,6 +62,7 @@ class AssetViewSet(ApiViewSet):
         "restore": "delete",
         "history": "view",
         "bytag": "view",
+        "bytag_suffixed": "view",
         "byserial": "view",
         "upcoming": "view",
         "bytag_checkout": "checkout",
@@ -168,16 +177,20 @@ class AssetViewSet(ApiViewSet):
     def filter_queryset(self, queryset):
         return super().filter_queryset(selectors.filter_assets(queryset, self.input))
 
+    @_doc("hardware_list")
     def list(self, request):
         return self.list_response(self.filter_queryset(self.get_queryset()))
 
+    @_doc("hardware_upcoming_list")
     def upcoming(self, request, kind: str, when: str):
         queryset = selectors.upcoming(self.filter_queryset(self.get_queryset()), kind, when)
         return self.list_response(queryset)
 
+    @_doc("hardware_retrieve")
     def retrieve(self, request, pk=None):
         return Response(asset_record(self.get_object(), self.perms))
 
+    @_doc("hardware_bytag_retrieve")
     def bytag(self, request, tag: str, verb: str | None = None):
         tag = f"{tag}/{verb}" if verb else tag
         queryset = self.get_queryset().filter(asset_tag__iexact=tag.strip())
@@ -188,12 +201,14 @@ class AssetViewSet(ApiViewSet):
             raise self.not_found()
         return Response(asset_record(asset, self.perms))
 
+    @_doc("hardware_byserial_list")
     def byserial(self, request, serial: str):
         queryset = self.get_queryset().filter(serial__iexact=serial.strip())
         if not selectors._bool(self.input.get("deleted")):
             queryset = queryset.alive()
         return self.list_response(queryset.order_by("-created_at", "-id"))
 
+    @_doc("hardware_history_list")
     def history(self, request, pk=None):
         asset = self.get_object()
         logs = ActionLog.objects.restrict(request.user).for_item("asset", asset.pk).select_related(
@@ -203,12 +218,14 @@ class AssetViewSet(ApiViewSet):
 
     # -- writes -------------------------------------------------------------------------------------------------
 
+    @_doc("hardware_create", AssetWriteSerializer)
     def create(self, request):
         serializer = self.validated(AssetWriteSerializer, self.write_input())
         target = self.write_target(serializer)
         asset = services.asset_create(actor=request.user, data=serializer.asset_data(), target=target)
         return success(asset_write_record(self.reload(asset), self.perms), "Asset created successfully. :)")
 
+    @_doc("hardware_partial_update", AssetUpdateSerializer)
     def partial_update(self, request, pk=None):
         asset = self.get_object()
         serializer = self.validated(AssetUpdateSerializer, self.write_input())
@@ -216,12 +233,17 @@ class AssetViewSet(ApiViewSet):
         asset = services.asset_update(asset=asset, actor=request.user, data=serializer.asset_data(), target=target)
         return success(asset_write_record(self.reload(asset), self.perms), "Asset updated successfully.")
 
-    update = partial_update  # PUT is partial too (API-CONTRACT.md §1)
+    @_doc("hardware_update", AssetUpdateSerializer)
+    def update(self, request, pk=None):
+        """PUT is partial too (API-CONTRACT.md §1)."""
+        return self.partial_update(request, pk)
 
+    @_doc("hardware_destroy")
     def destroy(self, request, pk=None):
         services.asset_delete(asset=self.get_object(), actor=request.user)
         return success(None, "The asset was deleted successfully.")
 
+    @_doc("hardware_restore")
     def restore(self, request, pk=None):
         asset = services.asset_restore(asset=self.get_object(), actor=request.user)
         return success(asset_record(self.reload(asset), self.perms), "Asset restored successfully.")
@@ -244,6 +266,7 @@ class AssetViewSet(ApiViewSet):
         )
         return success({"asset": asset.asset_tag}, "Asset checked out successfully.")
 
+    @_doc("hardware_checkout", AssetCheckoutSerializer)
     def checkout(self, request, pk=None):
         return self._checkout(self.get_object())
 
@@ -260,6 +283,7 @@ class AssetViewSet(ApiViewSet):
         return success({"asset_tag": asset.asset_tag, "model": model.name, "model_number": model.model_number},
                        "Asset checked in successfully.")
 
+    @_doc("hardware_checkin", AssetCheckinSerializer)
     def checkin(self, request, pk=None):
         return self._checkin(self.get_object())
 
@@ -269,9 +293,16 @@ class AssetViewSet(ApiViewSet):
     def bytag_checkin(self, tag: str):
         return self._checkin(self._checkin_tag(tag))
 
+    @_doc("hardware_bytag_checkout_checkin", AssetCheckoutSerializer)
+    @extend_schema(exclude=True)
+    def bytag_suffixed(self, request, tag: str, verb: str):
+        """GET of a tag that ends in ``/checkout`` or ``/checkin``."""
+        return self.bytag(request, tag, verb)
+
     def bytag_action(self, request, tag: str, verb: str):
         return self.bytag_checkout(tag) if verb == "checkout" else self.bytag_checkin(tag)
 
+    @_doc("hardware_checkinbytag", AssetTagSerializer)
     def checkin_by_tag(self, request):
         tag = self.validated(AssetTagSerializer).validated_data["asset_tag"]
         return self._checkin(self._checkin_tag(tag))
@@ -288,9 +319,11 @@ class AssetViewSet(ApiViewSet):
             "Asset audit successfully logged.",
         )
 
+    @_doc("hardware_audit", AssetAuditSerializer)
     def audit(self, request, pk=None):
         return self._audit(self.get_object())
 
+    @_doc("hardware_audit_legacy", AssetTagSerializer)
     def audit_by_tag(self, request):
         tag = self.validated(AssetTagSerializer).validated_data["asset_tag"]
         return self._audit(self.by_tag(tag))
