@@ -44,8 +44,8 @@ def logs(asset, action_type=None):
 
 
 class TestDoneWhenFlow:
-    """Status label, category, manufacturer, model and location are made with factories: the catalogue endpoints
-    are another helper's work and did not exist in the tree when this was written."""
+    """Prerequisites made with factories; ``test_done_when_flow_through_catalogue_endpoints`` makes them through the
+    catalogue endpoints."""
 
     def test_full_lifecycle(self, token_client, deployable, model, site_settings):
         hq = LocationFactory(name="HQ")
@@ -155,6 +155,44 @@ class TestDoneWhenFlow:
         asset.refresh_from_db()
         assert asset.deleted_at is None
         assert [log.action_type for log in logs(asset)][-2:] == ["delete", "restore"]
+
+
+def test_done_when_flow_through_catalogue_endpoints(token_client):
+    """The issue's flow with every prerequisite made through the API, as an operator would."""
+    api = "/api/v1"
+
+    def made(path, payload):
+        body = token_client.post(f"{api}/{path}", payload, format="json").json()
+        assert body["status"] == "success", body
+        return body["payload"]["id"]
+
+    status_id = made("statuslabels", {"name": "Ready to Deploy", "type": "deployable"})
+    category_id = made("categories", {"name": "Laptops", "category_type": "asset"})
+    manufacturer_id = made("manufacturers", {"name": "Apple"})
+    model_id = made("models", {"name": "MacBook Air", "category_id": category_id, "manufacturer_id": manufacturer_id,
+                               "model_number": "M2"})
+    location_id = made("locations", {"name": "Berlin"})
+    holder = UserFactory()
+
+    asset_id = made("hardware", {"asset_tag": "FLOW-1", "model_id": model_id, "status_id": status_id,
+                                 "rtd_location_id": location_id})
+    record = token_client.get(f"{URL}/{asset_id}").json()
+    assert record["manufacturer"] == {"id": manufacturer_id, "name": "Apple"}
+    assert record["category"] == {"id": category_id, "name": "Laptops"}
+    assert record["model_number"] == "M2"
+    assert token_client.patch(f"{URL}/{asset_id}", {"name": "Flow"}, format="json").json()["status"] == "success"
+    assert token_client.post(f"{URL}/{asset_id}/checkout", {"assigned_user": holder.pk},
+                             format="json").json()["status"] == "success"
+    assert token_client.get(f"{URL}/bytag/flow-1").json()["assigned_to"]["id"] == holder.pk
+    assert token_client.post(f"{URL}/{asset_id}/checkin", {"location_id": location_id},
+                             format="json").json()["status"] == "success"
+    assert token_client.post(f"{URL}/{asset_id}/audit", {"next_audit_date": "2030-01-01"},
+                             format="json").json()["status"] == "success"
+    history = token_client.get(f"{URL}/{asset_id}/history").json()
+    assert [row["action_type"] for row in history["rows"]] == [
+        "audit", "checkin from", "checkout", "update", "create new"]
+    assert token_client.delete(f"{URL}/{asset_id}").json()["status"] == "success"
+    assert token_client.get(URL).json()["total"] == 0
 
 
 class TestRecord:
@@ -357,3 +395,22 @@ class TestDeleteRestore:
         asset = AssetFactory(deleted_at=timezone.now())
         client = make_client(UserFactory(permissions={"assets.view": 1, "assets.edit": 1}))
         assert client.post(f"{URL}/{asset.pk}/restore").status_code == 403
+
+
+class TestUpdateWithAssignment:
+    def test_update_can_check_out(self, token_client):
+        asset = AssetFactory()
+        place = LocationFactory()
+        resp = token_client.patch(f"{URL}/{asset.pk}", {"name": "moved", "assigned_location": place.pk},
+                                  format="json")
+        assert resp.json()["payload"]["assigned_to"]["id"] == place.pk
+        assert [log.action_type for log in logs(asset)] == ["update", "checkout"]
+        assert logs(asset, "checkout")[0].note == "Checked out on asset update"
+
+    def test_update_of_checked_out_asset_with_target_is_refused_whole(self, token_client):
+        asset = checked_out_asset(UserFactory(), name="keep")
+        resp = token_client.patch(f"{URL}/{asset.pk}", {"name": "changed", "assigned_user": UserFactory().pk},
+                                  format="json")
+        assert resp.json()["message"] == "That asset is not available for checkout!"
+        asset.refresh_from_db()
+        assert asset.name == "keep" and logs(asset) == []
