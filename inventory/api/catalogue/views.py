@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from django.db.models import BooleanField as BooleanDbField
 from django.db.models import Count, ExpressionWrapper, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.http import Http404
 from rest_framework import exceptions, mixins
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -80,6 +81,14 @@ class CatalogueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         if self.action != "list":
             return queryset
         return super().filter_queryset(queryset)
+
+    def get_object(self):
+        # DRF's get_object_or_404 raises Django's Http404, which the base class does not translate into
+        # ``not_found_message`` (it would answer "No StatusLabel matches the given query.").
+        try:
+            return super().get_object()
+        except Http404 as exc:
+            raise self.not_found() from exc
 
     @cached_property
     def abilities(self) -> dict[str, bool]:
