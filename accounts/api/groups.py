@@ -67,6 +67,7 @@ class GroupViewSet(ApiViewSet):
     queryset = PermissionGroup.objects.all()
     lookup_value_regex = "[^/]+"
     permission_section = None  # not a permission key: super users only, below
+    serializer_class = GroupWriteSerializer
     permission_classes = [HasItemPermission, IsSuperUser]
     not_found_message = services.GROUP_NOT_FOUND
     search_fields = ["name", "notes"]

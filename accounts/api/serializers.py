@@ -4,6 +4,7 @@ import json
 from typing import Any
 
 from django.core.validators import EmailValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import PermissionGroup, PersonalAccessToken, User
@@ -113,6 +114,7 @@ class EmailField(serializers.EmailField):
         return super().to_internal_value(data)
 
 
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "integer", "enum": [-1, 0, 1]}})
 class PermissionsField(serializers.Field):
     """A permission map: an object (or its JSON text, as some clients send) of known keys to ``1``, ``0`` or ``-1``
     (Snipe-IT's ``"1"``/``true`` spellings accepted). Unknown keys and other values are refused, never stored."""
@@ -155,6 +157,7 @@ class PermissionsField(serializers.Field):
         return value
 
 
+@extend_schema_field({"type": "array", "items": {"type": "integer"}, "nullable": True})
 class GroupsField(serializers.Field):
     """``groups``: a list of group ids, one id, or null (no groups). Every id must exist."""
 

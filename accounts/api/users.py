@@ -89,6 +89,7 @@ class UserViewSet(ApiViewSet):
 
     queryset = User.objects.all()
     permission_section = "users"
+    serializer_class = UserWriteSerializer  # request bodies; answers are UserProfileSerializer records
     lookup_value_regex = "[^/]+"
     action_permissions = {"restore": "delete"}
     not_found_message = services.USER_NOT_FOUND

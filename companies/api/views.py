@@ -28,6 +28,7 @@ class CompanyViewSet(ApiViewSet):
 
     queryset = Company.objects.all()
     permission_section = "companies"
+    serializer_class = CompanyWriteSerializer  # request bodies; answers are built by CompanySerializer
     lookup_value_regex = "[^/]+"
     not_found_message = services.COMPANY_NOT_FOUND
     filterset_class = CompanyFilterSet
