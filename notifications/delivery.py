@@ -147,8 +147,10 @@ def post(job: Job) -> DeliveryResult:
     return DeliveryResult(False, status_code=status, latency_ms=latency, error=error)
 
 
-def record(job: Job, result: DeliveryResult) -> None:
-    """Write the delivery-log row and the server-log line; never raises (the worker must survive)."""
+def record(job: Job, result: DeliveryResult, *, patience: float = RECORD_PATIENCE) -> None:
+    """Write the delivery-log row and the server-log line; never raises (the worker must survive).
+
+    ``patience``: seconds to keep trying while the database is locked; 0 on the request path."""
     from notifications.models import WebhookDelivery
 
     if not result.success:
@@ -164,7 +166,7 @@ def record(job: Job, result: DeliveryResult) -> None:
         latency_ms=result.latency_ms,
         error=result.error[:255],
     )
-    deadline = time.monotonic() + RECORD_PATIENCE
+    deadline = time.monotonic() + patience
     attempt = 0
     while True:
         try:
@@ -224,8 +226,9 @@ class Dispatcher:
             jobs.put_nowait(job)
         except queue.Full:
             self._done()
+            # Recorded by the committing thread itself (one INSERT, no waiting for a locked database).
             record(job, DeliveryResult(False, error="QueueFull", detail=f"{self.maxsize} notifications waiting; "
-                                                                       "dropped without an attempt"))
+                                                                       "dropped without an attempt"), patience=0)
             return False
         return True
 
