@@ -457,3 +457,14 @@ def test_model_selectlist_text_search_and_pages(token_client, make_client):
     assert make_client(UserFactory(permissions={"assets.create": 1})).get(
         "/api/v1/models/selectlist").status_code == 200
     assert make_client(UserFactory()).get("/api/v1/models/selectlist").status_code == 403
+
+
+def test_query_string_is_input_on_writes_not_a_filter(token_client):
+    location = LocationFactory(name="Old")
+    body = token_client.put(f"/api/v1/locations/{location.pk}?name=New&city=Lyon").json()
+    assert body["status"] == "success" and (body["payload"]["name"], body["payload"]["city"]) == ("New", "Lyon")
+
+
+def test_nul_in_query_string_is_refused(token_client):
+    response = token_client.get("/api/v1/suppliers", {"search": "a\x00b"})
+    assert response.json()["status"] == "error"

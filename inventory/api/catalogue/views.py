@@ -16,6 +16,7 @@ from django.db.models import BooleanField as BooleanDbField
 from django.db.models import Count, ExpressionWrapper, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, mixins
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -31,6 +32,17 @@ from inventory.models import Asset, AssetModel, Category, Location, Manufacturer
 
 ZERO = Value(0, output_field=IntegerField())
 SELECTLIST_PER_PAGE = 50
+SELECTLIST_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "results": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "text": {"type": "string"}, "image": {"type": "string", "nullable": True}}}},
+        "pagination": {"type": "object", "properties": {"more": {"type": "boolean"}, "per_page": {"type": "integer"}}},
+        "total_count": {"type": "integer"},
+        "page": {"type": "integer"},
+        "page_count": {"type": "integer"},
+    },
+}
 #: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
 SELECTLIST_KEYS = (
     "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
@@ -174,6 +186,7 @@ class CatalogueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
 
     selectlist_search_fields: ClassVar[tuple[str, ...]] = ("name",)
 
+    @extend_schema(responses={200: SELECTLIST_SCHEMA})
     @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
     def selectlist(self, request):
         self.check_selectlist_access()
@@ -240,6 +253,7 @@ class CategoryViewSet(CatalogueViewSet):
     def delete_item(self, obj, actor):
         services.category_delete(category=obj, actor=actor)
 
+    @extend_schema(operation_id="categories_typed_selectlist", responses={200: SELECTLIST_SCHEMA})
     @action(detail=True, methods=["get"], url_path="selectlist", pagination_class=None, filter_backends=[])
     def typed_selectlist(self, request, pk=None):
         """``GET categories/{item_type}/selectlist``: the categories of one item type (asset, accessory, ...)."""
@@ -286,6 +300,7 @@ class ManufacturerViewSet(CatalogueViewSet):
     def delete_item(self, obj, actor):
         services.manufacturer_delete(manufacturer=obj, actor=actor)
 
+    @extend_schema(request=None)
     @action(detail=True, methods=["post"])
     def restore(self, request, pk=None):
         item = services.get_deleted_or_alive(Manufacturer, pk, "Manufacturer does not exist.")
@@ -401,6 +416,7 @@ class AssetModelViewSet(CatalogueViewSet):
     def delete_item(self, obj, actor):
         services.asset_model_delete(asset_model=obj, actor=actor)
 
+    @extend_schema(request=None)
     @action(detail=True, methods=["post"])
     def restore(self, request, pk=None):
         item = services.get_deleted_or_alive(AssetModel, pk, "Model does not exist.")
