@@ -16,6 +16,7 @@ from django.db.models import BooleanField as BooleanDbField
 from django.db.models import Count, ExpressionWrapper, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, mixins
 from rest_framework.decorators import action
@@ -57,6 +58,15 @@ def count_of(queryset: QuerySet, field: str) -> Coalesce:
     return Coalesce(Subquery(rows, output_field=IntegerField()), ZERO)
 
 
+class CatalogueSchema(AutoSchema):
+    """Writes are validated by the resource's write serializer; the OpenAPI request body should say so."""
+
+    def get_request_serializer(self):
+        if getattr(self.view, "action", None) in ("create", "update", "partial_update"):
+            return self.view.write_serializer_class()
+        return super().get_request_serializer()
+
+
 def in_use(model) -> ExpressionWrapper:
     return ExpressionWrapper(services.in_use_annotation(model), output_field=BooleanDbField())
 
@@ -71,6 +81,7 @@ class CatalogueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
     flat_keys: ClassVar[tuple[str, ...]] = ()
     soft_deletes = False
     action_permissions: ClassVar[dict[str, str | None]] = {"selectlist": None, "restore": "delete"}
+    schema = CatalogueSchema()
 
     # --- querysets ----------------------------------------------------------------------------------------------
 
