@@ -468,3 +468,36 @@ def test_query_string_is_input_on_writes_not_a_filter(token_client):
 def test_nul_in_query_string_is_refused(token_client):
     response = token_client.get("/api/v1/suppliers", {"search": "a\x00b"})
     assert response.json()["status"] == "error"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_reparenting_never_makes_a_loop(make_client):
+    """A.parent = B and B.parent = A at the same time: at most one wins, and the tree never loops."""
+    import threading
+
+    from django.db import connection
+
+    first, second = LocationFactory(), LocationFactory()
+    clients = [make_client(UserFactory(superuser=True)) for _ in range(2)]
+    barrier = threading.Barrier(2)
+    results: list[dict] = [{}, {}]
+
+    def move(index, location, parent):
+        try:
+            barrier.wait()
+            results[index] = clients[index].patch(f"/api/v1/locations/{location.pk}", {"parent_id": parent.pk},
+                                                  format="json").json()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=move, args=(0, first, second)),
+               threading.Thread(target=move, args=(1, second, first))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [r.get("status") for r in results].count("success") <= 1
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert not (first.parent_id == second.pk and second.parent_id == first.pk)
