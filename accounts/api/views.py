@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from accounts import services
@@ -13,10 +15,13 @@ class PersonalAccessTokenListView(ApiView):
 
     permission_section = None  # any authenticated user manages their own tokens (API-CONTRACT.md §5)
 
+    @extend_schema(operation_id="personal_access_tokens_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         tokens = services.personal_tokens_active(user=request.user)
         return success(PersonalAccessTokenSerializer(tokens, many=True).data)
 
+    @extend_schema(operation_id="personal_access_tokens_create", request=TokenCreateSerializer,
+                   responses={200: OpenApiTypes.OBJECT})
     def post(self, request):
         serializer = TokenCreateSerializer(data=self.input)
         serializer.is_valid(raise_exception=True)
@@ -32,6 +37,7 @@ class PersonalAccessTokenDetailView(ApiView):
     permission_section = None
     not_found_message = "Token not found."
 
+    @extend_schema(operation_id="personal_access_tokens_revoke", responses={204: None})
     def delete(self, request, token_id: str):
         services.personal_token_revoke(user=request.user, token_id=token_id)
         return Response(status=204)
@@ -50,6 +56,7 @@ class CurrentUserView(ApiView):
 
     permission_section = None
 
+    @extend_schema(operation_id="users_me", responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         user = User.objects.select_related("company", "location").prefetch_related("groups").get(pk=request.user.pk)
         return Response(UserProfileSerializer(user, context={"request": request}).data)

@@ -15,6 +15,7 @@ class EndpointNotFoundView(ApiView):
     """Any method on an unknown ``/api/v1`` path: 404 envelope (after authentication, as Snipe-IT)."""
 
     permission_section = None
+    schema = None  # not an endpoint
 
     def _not_found(self, request, *args, **kwargs):
         raise NotFound(ENDPOINT_NOT_FOUND)
