@@ -135,6 +135,7 @@ class Location(TimestampedModel):
 
     class Meta:
         ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="location_name_ci_unique")]
 
     def __str__(self) -> str:
         return self.name

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Q, QuerySet
+from django.http import Http404
 from rest_framework import exceptions, viewsets
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.response import Response
@@ -54,7 +55,7 @@ class ApiViewMixin:
     def get_object(self):
         try:
             return super().get_object()
-        except exceptions.NotFound as exc:
+        except (exceptions.NotFound, Http404) as exc:
             raise self.not_found() from exc
         except (ValueError, TypeError, OverflowError) as exc:
             raise self.not_found() from exc
