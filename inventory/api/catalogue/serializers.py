@@ -21,6 +21,7 @@ from assetsvc.api.serializers import (
     TextField,
 )
 from companies.models import Company
+from companies.visibility import hidden_from, limiting_company_id
 from inventory.catalogue_services import UNIQUE_MESSAGES, name_taken
 from inventory.choices import CategoryType, StatusType
 from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
@@ -48,8 +49,24 @@ class BriefField(serializers.ReadOnlyField):
         return brief(value)
 
 
+class VisibleMixin:
+    """Answers null for a reference to another company's user or company (companies/visibility.py)."""
+
+    def get_attribute(self, instance):
+        value = super().get_attribute(instance)
+        if "limit_company_id" not in self.context:
+            request = self.context.get("request")
+            self.context["limit_company_id"] = limiting_company_id(getattr(request, "user", None))
+        return None if hidden_from(self.context["limit_company_id"], value) else value
+
+
 @extend_schema_field(BRIEF_SCHEMA)
-class UserBriefField(serializers.ReadOnlyField):
+class CompanyBriefField(VisibleMixin, BriefField):
+    pass
+
+
+@extend_schema_field(BRIEF_SCHEMA)
+class UserBriefField(VisibleMixin, serializers.ReadOnlyField):
     def to_representation(self, value):
         return {"id": value.pk, "name": value.full_name}
 
@@ -185,7 +202,7 @@ class SupplierSerializer(RecordSerializer):
 
 
 @extend_schema_field({"type": "object", "nullable": True})
-class ManagerField(serializers.ReadOnlyField):
+class ManagerField(VisibleMixin, serializers.ReadOnlyField):
     def to_representation(self, value):
         return {"id": value.pk, "name": value.full_name, "username": value.username,
                 "first_name": value.first_name, "last_name": value.last_name, "email": value.email}
@@ -212,7 +229,7 @@ class LocationSerializer(RecordSerializer):
     notes = NullIfEmptyField()
     parent = BriefField()
     manager = ManagerField()
-    company = BriefField()
+    company = CompanyBriefField()
     children = serializers.SerializerMethodField()
 
     class Meta:

@@ -7,6 +7,7 @@ from typing import Any
 
 from accounts.permissions import has_access
 from assetsvc.api.formats import brief, iso_date, iso_utc, money
+from companies.visibility import hidden_from, limiting_company_id
 from inventory.choices import StatusType
 from inventory.models import Asset
 from inventory.services import add_months
@@ -19,9 +20,12 @@ ASSET_RELATED = (
 ACTION_VERBS = ("checkout", "checkin", "create", "edit", "delete", "audit")
 
 
-def caller_permissions(user) -> dict[str, bool]:
-    """The caller's asset permissions, evaluated once per request (not per row)."""
-    return {verb: has_access(user, f"assets.{verb}") for verb in ACTION_VERBS}
+def caller_permissions(user) -> dict[str, Any]:
+    """The caller's asset permissions, evaluated once per request (not per row), and the company separation limits
+    them to (``limit_company_id``: references to other companies' users are answered as null)."""
+    perms: dict[str, Any] = {verb: has_access(user, f"assets.{verb}") for verb in ACTION_VERBS}
+    perms["limit_company_id"] = limiting_company_id(user)
+    return perms
 
 
 def assigned_to(asset: Asset) -> dict[str, Any] | None:
@@ -49,7 +53,7 @@ def is_available(asset: Asset) -> bool:
     return not asset.is_deleted and not asset.is_assigned and asset.status.type == StatusType.DEPLOYABLE
 
 
-def asset_record(asset: Asset, perms: dict[str, bool]) -> dict[str, Any]:
+def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
     model = asset.model
     status = asset.status
     deleted = asset.is_deleted
@@ -87,7 +91,8 @@ def asset_record(asset: Asset, perms: dict[str, bool]) -> dict[str, Any]:
         "assigned_to": assigned_to(asset),
         "warranty_months": asset.warranty_months,
         "warranty_expires": warranty_expires,
-        "created_by": brief(asset.created_by, "full_name"),
+        "created_by": (None if hidden_from(perms.get("limit_company_id"), asset.created_by)
+                       else brief(asset.created_by, "full_name")),
         "created_at": iso_utc(asset.created_at),
         "updated_at": iso_utc(asset.updated_at),
         "last_audit_date": iso_utc(asset.last_audit_date),
@@ -116,7 +121,7 @@ def asset_record(asset: Asset, perms: dict[str, bool]) -> dict[str, Any]:
     }
 
 
-def asset_write_record(asset: Asset, perms: dict[str, bool]) -> dict[str, Any]:
+def asset_write_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
     """Create/update answers: the record plus the written foreign keys, flat (API-CONTRACT.md §3)."""
     record = asset_record(asset, perms)
     record.update({
