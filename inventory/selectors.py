@@ -1,5 +1,10 @@
-"""Non-trivial reads of assets: the list filters of ``GET /hardware`` (reference §4.2) and the due / overdue
-lists. Callers pass an already company-restricted queryset."""
+"""Non-trivial reads of assets: the list filters and search of ``GET /hardware`` (reference §4.2) and the due /
+overdue lists. Callers pass an already company-restricted queryset.
+
+Filters on related tables are written as ``<fk>_id IN (SELECT id FROM <small table> WHERE ...)`` rather than as
+joins (``status__type=...``): the result is the same (``status`` and ``model`` are never null), but the count and
+the page no longer join the status label or the model for every asset, so the count of a list and a deep offset
+read one table (docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -10,9 +15,11 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import User
 from assetsvc.site import get_site_settings
+from companies.models import Company
 from inventory.choices import StatusType, TargetType
-from inventory.models import AssetQuerySet
+from inventory.models import Asset, AssetModel, AssetQuerySet, Location, StatusLabel, Supplier
 
 #: ``status`` filter values (specification "Asset status filter values"), compared case-insensitively.
 STATUS_VALUES = ("deleted", "pending", "rtd", "undeployable", "archived", "requestable", "deployed", "byod")
@@ -52,6 +59,11 @@ def _bool(value: Any) -> bool | None:
     return None
 
 
+def _labels(*types: str) -> Any:
+    """Ids of the status labels of ``types``, as a subquery (five rows; unfiltered manager, like the join was)."""
+    return StatusLabel._base_manager.filter(type__in=types).values("pk")
+
+
 def filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuerySet:
     """Apply ``GET /hardware`` filters. Soft-deleted assets only with ``status=Deleted``; archived labels hidden
     unless ``status_id`` or ``status=Archived`` asks for them or ``show_archived_in_list`` is on."""
@@ -65,29 +77,36 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
     status = str(params.get("status") or "").strip().lower()
     queryset = queryset.deleted() if status == "deleted" else queryset.alive()
     if status == "pending":
-        queryset = queryset.filter(status__type=StatusType.PENDING)
+        queryset = queryset.filter(status_id__in=_labels(StatusType.PENDING))
     elif status == "rtd":
-        queryset = queryset.filter(UNASSIGNED, status__type=StatusType.DEPLOYABLE)
+        queryset = queryset.filter(UNASSIGNED, status_id__in=_labels(StatusType.DEPLOYABLE))
     elif status == "undeployable":
-        queryset = queryset.filter(status__type=StatusType.UNDEPLOYABLE)
+        queryset = queryset.filter(status_id__in=_labels(StatusType.UNDEPLOYABLE))
     elif status == "archived":
-        queryset = queryset.filter(status__type=StatusType.ARCHIVED)
+        queryset = queryset.filter(status_id__in=_labels(StatusType.ARCHIVED))
     elif status == "requestable":
-        queryset = queryset.filter(requestable=True, status__type=StatusType.DEPLOYABLE)
+        queryset = queryset.filter(requestable=True, status_id__in=_labels(StatusType.DEPLOYABLE))
     elif status == "deployed":
         queryset = queryset.filter(ASSIGNED)
     elif status == "byod":
         queryset = queryset.filter(byod=True)
     if (status not in {"archived", "deleted"} and params.get("status_id") in (None, "")
             and not get_site_settings().show_archived_in_list):
-        queryset = queryset.exclude(status__type=StatusType.ARCHIVED)
+        # NOT IN a hashed list of the archived label ids: a row filter, so the default order still walks the
+        # created_at index and stops after the page (a semi-join on the other labels may hash the whole table).
+        queryset = queryset.exclude(status_id__in=_labels(StatusType.ARCHIVED))
 
     for param, field in (("status_id", "status_id"), ("location_id", "location_id"),
                          ("rtd_location_id", "rtd_location_id"), ("supplier_id", "supplier_id"),
                          ("company_id", "company_id"), ("model_id", "model_id"),
-                         ("category_id", "model__category_id"), ("manufacturer_id", "model__manufacturer_id")):
+                         ("category_id", "category_id"), ("manufacturer_id", "manufacturer_id")):
         value = params.get(param)
-        if value not in (None, "", []):
+        if value in (None, "", []):
+            continue
+        if field in {"category_id", "manufacturer_id"}:  # through the model: its ids, not a join
+            models = AssetModel._base_manager.filter(**{f"{field}__in": _ids(value)}).values("pk")
+            queryset = queryset.filter(model_id__in=models)
+        else:
             queryset = queryset.filter(**{f"{field}__in": _ids(value)})
     for param in ("asset_tag", "serial", "order_number"):
         value = params.get(param)
@@ -108,6 +127,52 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
             raise NoMatch
         queryset = queryset.filter(**{f"assigned_{kind}_id__in": _ids(assigned_to)})
     return queryset
+
+
+#: Asset columns ``?search=`` matches itself; related names are matched through :func:`_related_matches`.
+SEARCH_COLUMNS = ("name", "asset_tag", "serial", "order_number", "notes")
+
+
+def _any_contains(fields: tuple[str, ...], term: str) -> Q:
+    query = Q()
+    for field in fields:
+        query |= Q(**{f"{field}__icontains": term})
+    return query
+
+
+def _related_matches(term: str) -> Q:
+    """Assets whose related records' names contain ``term``, as ``<fk>_id IN (ids of the matching rows)``: each
+    subquery scans one small table (labels, suppliers, companies, locations, models, users) instead of joining
+    twelve tables to every asset. Same columns as before: status, supplier, company, (rtd/assigned) location
+    names; model name and number, its category and manufacturer names; the assigned user's first/last name,
+    username and employee number; the assigned asset's name and tag."""
+    locations = Location._base_manager.filter(name__icontains=term).values("pk")
+    models = AssetModel._base_manager.filter(
+        _any_contains(("name", "model_number", "category__name", "manufacturer__name"), term)).values("pk")
+    users = User._base_manager.filter(
+        _any_contains(("first_name", "last_name", "username", "employee_num"), term)).values("pk")
+    # Only assets that are checkout targets can match (few): look those up by id, not by scanning every asset.
+    targets = Asset._base_manager.filter(assigned_asset__isnull=False).values("assigned_asset_id")
+    assets = Asset._base_manager.filter(_any_contains(("name", "asset_tag"), term), pk__in=targets).values("pk")
+    return (
+        Q(status_id__in=StatusLabel._base_manager.filter(name__icontains=term).values("pk"))
+        | Q(supplier_id__in=Supplier._base_manager.filter(name__icontains=term).values("pk"))
+        | Q(company_id__in=Company._base_manager.filter(name__icontains=term).values("pk"))
+        | Q(rtd_location_id__in=locations) | Q(location_id__in=locations) | Q(assigned_location_id__in=locations)
+        | Q(model_id__in=models) | Q(assigned_user_id__in=users) | Q(assigned_asset_id__in=assets)
+    )
+
+
+def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:
+    """``?search=``: case-insensitive substring over the asset's own columns and its related names; terms
+    separated by `` OR `` match any (same rules as ``assetsvc.api.viewsets.SearchFilter``, first 255 characters)."""
+    if not text or not text.strip():
+        return queryset
+    query = Q()
+    for term in (term.strip() for term in text.strip()[:255].split(" OR ")):
+        if term:
+            query |= _any_contains(SEARCH_COLUMNS, term) | _related_matches(term)
+    return queryset.filter(query)
 
 
 def upcoming(queryset: AssetQuerySet, kind: str, when: str, *, today: date | None = None) -> AssetQuerySet:
