@@ -17,6 +17,21 @@ ASSET_RELATED = (
     "model", "model__category", "model__manufacturer", "status", "supplier", "company", "location",
     "rtd_location", "assigned_user", "assigned_asset", "assigned_asset__model", "assigned_location", "created_by",
 )
+#: The columns a list loads (``.only()`` with :data:`ASSET_RELATED`): every asset column, but of each relation only
+#: what :func:`asset_record` reads. A 500-row page reads ~200 columns per row otherwise (passwords, addresses, notes
+#: of every related row), which cost a third of its time (docs/performance.md). Reading a column not listed here
+#: would cost one query per row: the query-budget tests (tests/inventory/test_api_assets_queries.py,
+#: test_query_budget_500.py) catch that.
+ASSET_LIST_FIELDS = (
+    *(field.name for field in Asset._meta.concrete_fields),
+    "model__name", "model__model_number", "model__category", "model__manufacturer", "model__category__name",
+    "model__manufacturer__name", "status__name", "status__type", "supplier__name", "company__name",
+    "location__name", "rtd_location__name", "assigned_location__name",
+    "assigned_user__username", "assigned_user__first_name", "assigned_user__last_name", "assigned_user__email",
+    "assigned_user__employee_num",
+    "assigned_asset__name", "assigned_asset__asset_tag", "assigned_asset__model", "assigned_asset__model__name",
+    "created_by__username", "created_by__first_name", "created_by__last_name", "created_by__company",
+)
 ACTION_VERBS = ("checkout", "checkin", "create", "edit", "delete", "audit")
 
 

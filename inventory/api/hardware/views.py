@@ -17,6 +17,7 @@ from assetsvc.api.viewsets import ApiViewSet, SortFilter, success
 from assetsvc.site import get_site_settings
 from inventory import selectors, services
 from inventory.api.hardware.records import (
+    ASSET_LIST_FIELDS,
     ASSET_RELATED,
     asset_record,
     asset_write_record,
@@ -132,9 +133,11 @@ class AssetViewSet(ApiViewSet):
         """Two steps ("deferred join"): count and page the ids on the narrow query (only the joins a sort by a
         related name needs), then load that page's rows by id with every relation the record shows. Skipped rows
         of a deep offset are never joined, and the planner of the wide query sees 50 ids, not a table to order
-        (docs/performance.md). One query more than a single-step page, whatever the page size."""
+        (docs/performance.md). One query more than a single-step page, whatever the page size. The relations load
+        only the columns the record shows (``ASSET_LIST_FIELDS``)."""
         ids = self.paginate_queryset(queryset.values_list("pk", flat=True))
-        loaded = Asset.objects.select_related(*ASSET_RELATED).filter(pk__in=ids) if ids else []
+        related = Asset.objects.select_related(*ASSET_RELATED).only(*ASSET_LIST_FIELDS)
+        loaded = related.filter(pk__in=ids) if ids else []
         rows = {asset.pk: asset for asset in loaded}
         return self.get_paginated_response([asset_record(rows[pk], self.perms) for pk in ids if pk in rows])
 
