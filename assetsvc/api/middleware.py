@@ -70,10 +70,13 @@ class ApiRateLimitMiddleware:
             return self.get_response(request)
         limit = app_settings.API_THROTTLE_PER_MINUTE
         usage = get_usage(request, group="api", key=rate_limit_key, rate=f"{limit}/m", increment=True)
-        now = time.time()
         if usage is None:  # RATELIMIT_ENABLE off
             return self.get_response(request)
-        reset_in = max(1, math.ceil(usage["time_left"]))
+        now = time.time()
+        # django-ratelimit's window ends at the whole second int(now) + time_left and still counts during that
+        # second, so the counter resets one second later.
+        reset_at = int(now) + usage["time_left"] + 1
+        reset_in = max(1, math.ceil(reset_at - now))
         remaining = max(0, limit - usage["count"])
         if usage["should_limit"]:
             response = too_many_requests()
@@ -84,5 +87,5 @@ class ApiRateLimitMiddleware:
         response["X-RateLimit-Limit"] = str(limit)
         response["X-RateLimit-Remaining"] = str(remaining)
         response["X-RateLimit-Reset"] = str(reset_in)
-        response["X-RateLimit-Reset-Timestamp"] = str(int(now) + reset_in)
+        response["X-RateLimit-Reset-Timestamp"] = str(reset_at)
         return response

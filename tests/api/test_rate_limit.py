@@ -13,11 +13,14 @@ pytestmark = pytest.mark.django_db
 ME = "/api/v1/users/me"
 
 
-def start_of_window(client, headroom: int = 15) -> None:
-    """Counters use fixed 60-second windows; wait for a fresh one if this one ends too soon for the burst."""
-    reset = int(client.get(ME)["X-RateLimit-Reset"])
-    if reset < headroom:
-        time.sleep(reset + 0.5)
+def start_of_window(client, headroom: int = 15, **extra):
+    """Counters use fixed 60-second windows; wait for a fresh one if this one ends too soon for the burst.
+    Returns the answer to one request made in the window the test then works in."""
+    response = client.get(ME, **extra)
+    if int(response["X-RateLimit-Reset"]) < headroom:
+        time.sleep(int(response["X-RateLimit-Reset"]) + 0.2)
+        response = client.get(ME, **extra)
+    return response
 
 
 def test_headers_on_every_api_answer(token_client, api_client):
@@ -33,8 +36,7 @@ def test_headers_on_every_api_answer(token_client, api_client):
 
 def test_the_121st_request_in_a_minute_is_429(make_client):
     client = make_client(UserFactory())
-    start_of_window(client)
-    first = client.get(ME)
+    first = start_of_window(client)
     already = 120 - int(first["X-RateLimit-Remaining"])
     for _ in range(120 - already):
         response = client.get(ME)
@@ -53,7 +55,7 @@ def test_limit_is_per_user_across_tokens_and_enforced_before_processing(make_cli
     settings.ASSETSVC = {**settings.ASSETSVC, "API_THROTTLE_PER_MINUTE": 5}
     owner = UserFactory()
     first = make_client(owner)
-    start_of_window(first)  # request 1
+    assert start_of_window(first)["X-RateLimit-Remaining"] == "4"  # request 1 of this window
     second = make_client(owner)  # another token of the same user
     for _ in range(2):
         assert first.get(ME).status_code == 200
@@ -70,7 +72,8 @@ def test_limit_is_per_user_across_tokens_and_enforced_before_processing(make_cli
 
 def test_requests_without_a_valid_token_are_limited_per_ip(api_client, settings):
     settings.ASSETSVC = {**settings.ASSETSVC, "API_THROTTLE_PER_MINUTE": 3}
-    start_of_window(api_client)
+    first = start_of_window(api_client, HTTP_AUTHORIZATION="Bearer nope")
+    assert first.status_code == 401 and first["X-RateLimit-Remaining"] == "2"
     statuses = [api_client.get(ME, HTTP_AUTHORIZATION="Bearer nope").status_code for _ in range(3)]
     assert statuses == [401, 401, 429]
     other_ip = api_client.get(ME, REMOTE_ADDR="10.1.1.1")
