@@ -15,6 +15,7 @@ DEFAULT_ACTION_VERBS = {
     "update": "edit",
     "partial_update": "edit",
     "destroy": "delete",
+    "metadata": "view",  # OPTIONS: describing an endpoint needs the right to see it
 }
 METHOD_VERBS = {"GET": "view", "HEAD": "view", "OPTIONS": "view", "POST": "create", "PUT": "edit", "PATCH": "edit",
                 "DELETE": "delete"}

@@ -141,3 +141,15 @@ def test_https_required_when_tls_forced(settings, token_client):
 def test_openapi_schema_is_served(token_client):
     response = token_client.get("/api/v1/schema", HTTP_ACCEPT="application/json")
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/api/v1/hardware", "/api/v1/hardware/1", "/api/v1/hardware/audits/due",
+                                  "/api/v1/companies", "/api/v1/users/1", "/api/v1/statuslabels/selectlist",
+                                  "/api/v1/users/me", "/api/v1/account/personal-access-tokens"])
+def test_options_is_answered_never_a_500(token_client, make_client, user, path):
+    """Found by schemathesis: OPTIONS reaches viewsets as DRF's ``metadata`` action."""
+    response = token_client.options(path)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    if path.startswith(("/api/v1/hardware", "/api/v1/companies")):
+        assert make_client(user).options(path).status_code == 403  # needs the view permission
