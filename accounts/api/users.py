@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from accounts import services
 from accounts.api.serializers import EmailField, GroupsField, PermissionsField, UserProfileSerializer
 from accounts.models import User
+from assetsvc.api.filters import IdFilter, parse_id
 from assetsvc.api.serializers import ApiSerializer, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
 from assetsvc.api.viewsets import ApiViewSet, success
 from companies.models import Company
@@ -59,15 +60,15 @@ class UserWriteSerializer(ApiSerializer):
 
 class UserFilterSet(django_filters.FilterSet):
     activated = django_filters.BooleanFilter(field_name="is_active")
-    company_id = django_filters.NumberFilter(field_name="company_id")
-    location_id = django_filters.NumberFilter(field_name="location_id")
-    group_id = django_filters.NumberFilter(method="filter_group")
+    company_id = IdFilter(field_name="company_id")
+    location_id = IdFilter(field_name="location_id")
+    group_id = IdFilter(method="filter_group")
     email = django_filters.CharFilter(field_name="email", lookup_expr="iexact")
     username = django_filters.CharFilter(field_name="username", lookup_expr="iexact")
     first_name = django_filters.CharFilter(field_name="first_name", lookup_expr="iexact")
     last_name = django_filters.CharFilter(field_name="last_name", lookup_expr="iexact")
     employee_num = django_filters.CharFilter(field_name="employee_num", lookup_expr="iexact")
-    created_by = django_filters.NumberFilter(field_name="created_by_id")
+    created_by = IdFilter(field_name="created_by_id")
 
     class Meta:
         model = User
@@ -75,7 +76,10 @@ class UserFilterSet(django_filters.FilterSet):
                   "last_name", "employee_num", "created_by"]
 
     def filter_group(self, queryset, name, value):
-        membership = User.groups.through.objects.filter(user_id=OuterRef("pk"), permissiongroup_id=value)
+        group_id = parse_id(value)
+        if group_id is None:
+            return queryset.none()
+        membership = User.groups.through.objects.filter(user_id=OuterRef("pk"), permissiongroup_id=group_id)
         return queryset.filter(Exists(membership))
 
 

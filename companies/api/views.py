@@ -4,6 +4,7 @@ import django_filters
 from django.http import Http404
 from rest_framework.response import Response
 
+from assetsvc.api.filters import IdFilter
 from assetsvc.api.viewsets import ApiViewSet, success
 from companies import services
 from companies.api.serializers import CompanySerializer, CompanyWriteSerializer
@@ -14,7 +15,7 @@ from companies.models import Company
 class CompanyFilterSet(django_filters.FilterSet):
     name = django_filters.CharFilter(field_name="name", lookup_expr="iexact")
     email = django_filters.CharFilter(field_name="email", lookup_expr="iexact")
-    created_by = django_filters.NumberFilter(field_name="created_by_id")
+    created_by = IdFilter(field_name="created_by_id")
 
     class Meta:
         model = Company

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import django_filters as filters
 
+from assetsvc.api.filters import IdFilter
 from inventory.choices import StatusType
 from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
@@ -36,7 +37,7 @@ class CategoryFilterSet(filters.FilterSet):
     use_default_eula = filters.BooleanFilter()
     require_acceptance = filters.BooleanFilter()
     checkin_email = filters.BooleanFilter()
-    created_by = filters.NumberFilter(field_name="created_by_id")
+    created_by = IdFilter(field_name="created_by_id")
 
     class Meta:
         model = Category
@@ -80,9 +81,9 @@ class LocationFilterSet(filters.FilterSet):
     city = ci()
     zip = ci()
     country = ci()
-    parent_id = filters.NumberFilter(field_name="parent_id")
-    manager_id = filters.NumberFilter(field_name="manager_id")
-    company_id = filters.NumberFilter(field_name="company_id")
+    parent_id = IdFilter(field_name="parent_id")
+    manager_id = IdFilter(field_name="manager_id")
+    company_id = IdFilter(field_name="company_id")
 
     class Meta:
         model = Location
@@ -93,8 +94,8 @@ class AssetModelFilterSet(filters.FilterSet):
     name = ci()
     model_number = ci()
     notes = ci()
-    category_id = filters.NumberFilter(field_name="category_id")
-    manufacturer_id = filters.NumberFilter(field_name="manufacturer_id")
+    category_id = IdFilter(field_name="category_id")
+    manufacturer_id = IdFilter(field_name="manufacturer_id")
 
     class Meta:
         model = AssetModel
