@@ -37,6 +37,8 @@ class ApiViewMixin:
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
+        if any(contains_nul(value) for value in kwargs.values()):
+            raise self.not_found()  # no tag, serial or id contains NUL (PostgreSQL would refuse the query)
         for key, value in request.query_params.lists():
             if contains_nul(key) or contains_nul(value):
                 raise exceptions.ValidationError({key.strip("\x00") or "query": ["NUL characters are not allowed."]})

@@ -153,3 +153,12 @@ def test_options_is_answered_never_a_500(token_client, make_client, user, path):
     assert response["Content-Type"] == "application/json"
     if path.startswith(("/api/v1/hardware", "/api/v1/companies")):
         assert make_client(user).options(path).status_code == 403  # needs the view permission
+
+
+@pytest.mark.parametrize("path", ["/api/v1/hardware/bytag/%00", "/api/v1/hardware/byserial/a%00b",
+                                  "/api/v1/hardware/bytag/x%00/checkout", "/api/v1/companies/1%00"])
+def test_nul_in_a_path_segment_is_not_found(token_client, path):
+    """Found by probing PostgreSQL: a NUL in a tag or serial must not reach the database."""
+    response = token_client.get(path) if "checkout" not in path else token_client.post(path, {}, format="json")
+    assert response.status_code in (200, 404)
+    assert response.json()["status"] == "error"
