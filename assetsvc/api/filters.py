@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 MAX_ID = 2**63 - 1
 
@@ -17,6 +19,7 @@ def parse_id(value) -> int | None:
     return number if -MAX_ID <= number <= MAX_ID else None
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class IdFilter(django_filters.Filter):
     """Equality on an id column. A value that cannot be an id (``abc``, ``1.5``, ``3.4e38``) matches nothing, as
     Snipe-IT's ``where(col, value)`` does, instead of overflowing the database driver (found by fuzzing)."""
