@@ -103,6 +103,9 @@ class AssetViewSet(ApiViewSet):
     def initial(self, request, *args, **kwargs):
         if self.action == "bytag_action":
             self.action = f"bytag_{kwargs['verb']}"
+        if self.action == "byserial" and "\x00" in kwargs.get("serial", ""):
+            # byserial always answers the list envelope (API-CONTRACT.md §6); byserial() answers "none" for it.
+            kwargs = {key: value for key, value in kwargs.items() if key != "serial"}
         super().initial(request, *args, **kwargs)
 
     @cached_property
@@ -209,6 +212,8 @@ class AssetViewSet(ApiViewSet):
 
     @_doc("hardware_byserial_list")
     def byserial(self, request, serial: str):
+        if "\x00" in serial:  # no serial holds a NUL, and PostgreSQL cannot compare one
+            return self.list_response(self.get_queryset().none().order_by("id"))
         queryset = self.get_queryset().filter(serial__iexact=serial.strip())
         if not selectors._bool(self.input.get("deleted")):
             queryset = queryset.alive()
