@@ -6,7 +6,6 @@ from typing import Any
 
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.http import Http404
 from rest_framework import serializers
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
@@ -76,11 +75,6 @@ class GroupViewSet(ApiViewSet):
     def get_queryset(self):
         return _with_users_count(super().get_queryset().select_related("created_by"))
 
-    def get_object(self):
-        try:
-            return super().get_object()
-        except Http404 as exc:
-            raise self.not_found() from exc
 
     def _record(self, group: PermissionGroup) -> dict:
         fresh = _with_users_count(PermissionGroup.objects.select_related("created_by")).get(pk=group.pk)

@@ -7,7 +7,6 @@ from typing import Any
 
 import django_filters
 from django.db.models import Exists, OuterRef
-from django.http import Http404
 from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -124,11 +123,6 @@ class UserViewSet(ApiViewSet):
                 return queryset.alive()
         return queryset  # single reads also find deleted users (restore, and their deleted_at)
 
-    def get_object(self):
-        try:
-            return super().get_object()
-        except Http404 as exc:
-            raise self.not_found() from exc
 
     def _record(self, user: User) -> dict:
         fresh = User.objects.with_counts().select_related(

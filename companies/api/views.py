@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import django_filters
-from django.http import Http404
 from rest_framework.response import Response
 
 from assetsvc.api.filters import IdFilter
@@ -43,12 +42,6 @@ class CompanyViewSet(ApiViewSet):
     def get_queryset(self):
         return super().get_queryset().with_counts().select_related("created_by")
 
-    def get_object(self):
-        # DRF raises Django's Http404, which ApiViewMixin.get_object does not catch: keep Snipe-IT's message.
-        try:
-            return super().get_object()
-        except Http404 as exc:
-            raise self.not_found() from exc
 
     def _record(self, company: Company) -> dict:
         # Re-read with the counts, unrestricted: the caller just wrote it (a company user creating another company

@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 from django.db.models import BooleanField as BooleanDbField
 from django.db.models import Count, ExpressionWrapper, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.http import Http404
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, mixins
@@ -105,13 +104,6 @@ class CatalogueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
             return queryset
         return super().filter_queryset(queryset)
 
-    def get_object(self):
-        # DRF's get_object_or_404 raises Django's Http404, which the base class does not translate into
-        # ``not_found_message`` (it would answer "No StatusLabel matches the given query.").
-        try:
-            return super().get_object()
-        except Http404 as exc:
-            raise self.not_found() from exc
 
     @cached_property
     def abilities(self) -> dict[str, bool]:
