@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import contextmanager
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from werkzeug import Response
 
 from inventory.models import Asset
@@ -158,17 +159,37 @@ def test_full_queue_drops_with_a_log_row_and_never_blocks(webhook, gated_receive
     assert "error=QueueFull" in caplog.text
 
 
-def test_worker_survives_a_failing_log_write(webhook, receiver, scene, monkeypatch, caplog):
+@contextmanager
+def delivery_log_refused():
+    """The database itself refuses every insert into the delivery log (a real trigger, not a patched model)."""
+    table = WebhookDelivery._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("CREATE FUNCTION refuse_delivery_log() RETURNS trigger AS $$ "
+                           "BEGIN RAISE EXCEPTION 'database unavailable'; END $$ LANGUAGE plpgsql")
+            cursor.execute(f"CREATE TRIGGER refuse_delivery_log BEFORE INSERT ON {table} "
+                           "FOR EACH ROW EXECUTE FUNCTION refuse_delivery_log()")
+        else:
+            cursor.execute(f"CREATE TRIGGER refuse_delivery_log BEFORE INSERT ON {table} "
+                           "BEGIN SELECT RAISE(ABORT, 'database unavailable'); END")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                cursor.execute(f"DROP TRIGGER refuse_delivery_log ON {table}")
+                cursor.execute("DROP FUNCTION refuse_delivery_log()")
+            else:
+                cursor.execute("DROP TRIGGER refuse_delivery_log")
+
+
+def test_worker_survives_a_failing_log_write(webhook, receiver, scene, caplog):
     webhook("slack", receiver.url_for(HOOK_PATH))
     receiver.expect_request(HOOK_PATH, method="POST").respond_with_json({})
 
-    def broken(*args, **kwargs):
-        raise RuntimeError("database unavailable")
-
-    monkeypatch.setattr(WebhookDelivery, "save", broken)
-    checkout(scene)
-    assert delivery.wait_for_idle(10)
-    monkeypatch.undo()
+    with delivery_log_refused():
+        checkout(scene)
+        assert delivery.wait_for_idle(10)
     assert "Could not record the webhook delivery" in caplog.text
     checkout(scene)  # the same workers go on
     assert only_row().success
