@@ -193,12 +193,10 @@ def ensure_company_change_allowed(*, actor: User, current_company_id: int | None
 
 
 def _user_log(*, action: str, actor: User, user: User, meta: dict | None = None) -> None:
-    from inventory.models import ActionLog
+    from inventory.actionlog import log_action
 
-    ActionLog.objects.create(
-        action_type=action, created_by=actor, item_type="user", item_id=user.pk, target_type="user",
-        target_id=user.pk, company_id=user.company_id, log_meta=meta or None, action_date=timezone.now(),
-    )
+    log_action(action_type=action, item_type="user", item_id=user.pk, target_type="user", target_id=user.pk,
+               actor=actor, company_id=user.company_id, log_meta=meta)
 
 
 def _username_taken(username: str, exclude_pk: int | None) -> bool:

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
-from django.utils import timezone
 from rest_framework.exceptions import ValidationError
 
 from assetsvc.api.exceptions import ConflictError, NotFoundError
@@ -27,17 +26,10 @@ WRITABLE_FIELDS = ("name", "phone", "fax", "email", "notes", "tag_color")
 
 
 def _log(*, action: str, company: Company | None, company_id: int, actor: User, meta: dict | None = None) -> None:
-    from inventory.models import ActionLog
+    from inventory.actionlog import log_action
 
-    ActionLog.objects.create(
-        action_type=action,
-        created_by=actor,
-        item_type="company",
-        item_id=company_id,
-        company=company,
-        log_meta=meta or None,
-        action_date=timezone.now(),
-    )
+    log_action(action_type=action, item_type="company", item_id=company_id, actor=actor,
+               company_id=company.pk if company is not None else None, log_meta=meta)
 
 
 def _save(company: Company) -> None:

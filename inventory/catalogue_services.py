@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from assetsvc.api.exceptions import ConflictError, InvalidInputError, NotFoundError
+from inventory.actionlog import log_action
 from inventory.choices import ActionType, CategoryType
 from inventory.models import ActionLog, Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
@@ -114,15 +115,8 @@ def in_use_annotation(model: type[models.Model]) -> Q | Exists:
 
 
 def _log(*, action: str, item: models.Model, actor: User | None, meta: dict | None = None) -> ActionLog:
-    return ActionLog.objects.create(
-        action_type=action,
-        created_by=actor if actor is not None and actor.pk else None,
-        item_type=ITEM_TYPES[type(item)],
-        item_id=item.pk,
-        company_id=getattr(item, "company_id", None),
-        log_meta=meta or None,
-        action_date=timezone.now(),
-    )
+    return log_action(action_type=action, item_type=ITEM_TYPES[type(item)], item_id=item.pk, actor=actor,
+                      company_id=getattr(item, "company_id", None), log_meta=meta)
 
 
 def _plain(value: Any) -> Any:

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from assetsvc.api.inputs import parse_flag
 from assetsvc.site import get_site_settings
 from companies.models import Company
 from inventory.choices import StatusType, TargetType
@@ -48,15 +49,6 @@ def _ids(value: Any) -> list[int]:
     if not ids:
         raise NoMatch
     return ids
-
-
-def _bool(value: Any) -> bool | None:
-    text = str(value).strip().lower()
-    if text in {"1", "true", "yes", "on"}:
-        return True
-    if text in {"0", "false", "no", "off"}:
-        return False
-    return None
 
 
 def _labels(*types: str) -> Any:
@@ -116,7 +108,7 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
             queryset = queryset.filter(**{f"{param}__iexact": str(value).strip()})
     for param in ("byod", "requestable"):
         if params.get(param) not in (None, ""):
-            flag = _bool(params[param])
+            flag = parse_flag(params[param])
             if flag is None:
                 raise NoMatch
             queryset = queryset.filter(**{param: flag})

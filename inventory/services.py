@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import calendar
 import re
-from contextvars import ContextVar
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from accounts.models import User
 from assetsvc.models import SiteSettings
 from assetsvc.site import forget_site_settings, get_site_settings
 from inventory import signals
+from inventory.actionlog import log_action
 from inventory.choices import ActionType, StatusType, TargetType
 from inventory.exceptions import (
     AssetAlreadyCheckedInError,
@@ -53,18 +53,6 @@ UNLOGGED_FIELDS = {"id", "created_at", "updated_at", "created_by_id", "checkin_c
                    "requests_counter"}
 TRACKED_FIELDS = {f.attname: f for f in Asset._meta.concrete_fields if f.attname not in UNLOGGED_FIELDS}
 
-#: Where the current request came from (set by the API views), recorded on each ActionLog row.
-_request_meta: ContextVar[dict[str, str] | None] = ContextVar("inventory_request_meta", default=None)
-
-
-def set_request_meta(*, remote_ip: str = "", user_agent: str = "", action_source: str = "api"):
-    """Remember the caller's address and agent for the log rows written while handling this request."""
-    return _request_meta.set({"remote_ip": (remote_ip or "")[:64], "user_agent": (user_agent or "")[:255],
-                              "action_source": action_source[:16]})
-
-
-def reset_request_meta(token) -> None:
-    _request_meta.reset(token)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -130,23 +118,19 @@ def _log(
     expected_checkin: date | None = None,
     action_date: datetime | None = None,
 ) -> ActionLog:
-    meta = _request_meta.get() or {}
-    return ActionLog.objects.create(
+    return log_action(
         action_type=action_type,
-        created_by=actor,
         item_type="asset",
         item_id=asset.pk,
+        actor=actor,
+        company_id=_log_company_id(actor, asset, target),
         target_type=target_type_of(target),
         target_id=target.pk if target is not None else None,
         location_id=location_id,
-        company_id=_log_company_id(actor, asset, target),
-        note=note or "",
-        log_meta=log_meta or None,
+        note=note,
+        log_meta=log_meta,
         expected_checkin=expected_checkin,
-        action_date=action_date or timezone.now(),
-        action_source=meta.get("action_source", "api"),
-        remote_ip=meta.get("remote_ip", ""),
-        user_agent=meta.get("user_agent", ""),
+        action_date=action_date,
     )
 
 

@@ -16,6 +16,7 @@ from accounts import services
 from accounts.api.serializers import EmailField, GroupsField, PermissionsField, UserProfileSerializer
 from accounts.models import User
 from assetsvc.api.filters import IdFilter, parse_id
+from assetsvc.api.inputs import parse_flag
 from assetsvc.api.serializers import ApiSerializer, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
 from assetsvc.api.viewsets import ApiViewSet, success
 from companies.models import Company
@@ -23,7 +24,6 @@ from companies.querysets import may_manage_user_companies
 from inventory.models import Location
 
 PERMISSION_ITEM = re.compile(r"^permissions\[([^\]]+)\]$")
-TRUE_WORDS = {"1", "true", "yes", "on"}
 
 
 class UserWriteSerializer(ApiSerializer):
@@ -82,8 +82,6 @@ class UserFilterSet(django_filters.FilterSet):
         return queryset.filter(Exists(membership))
 
 
-def _flag(value: Any) -> bool:
-    return str(value).strip().lower() in TRUE_WORDS
 
 
 class UserViewSet(ApiViewSet):
@@ -117,9 +115,9 @@ class UserViewSet(ApiViewSet):
         )
         if self.action == "list":
             params = self.request.query_params
-            if _flag(params.get("deleted")):
+            if bool(parse_flag(params.get("deleted"))):
                 return queryset.deleted()
-            if not _flag(params.get("all")):
+            if not bool(parse_flag(params.get("all"))):
                 return queryset.alive()
         return queryset  # single reads also find deleted users (restore, and their deleted_at)
 

@@ -7,6 +7,19 @@ from typing import Any
 
 from django.http import QueryDict
 
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+
+
+def parse_flag(value: Any) -> bool | None:
+    """A boolean as clients and operators spell it (``true/false/1/0/yes/no/on/off``); None for anything else."""
+    text = str(value).strip().lower()
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS:
+        return False
+    return None
+
 
 def _normalize(value: Any) -> Any:
     if isinstance(value, str):

@@ -14,10 +14,6 @@ from companies.models import Company
 TAG_COLOR_PATTERN = r"^#(?:[0-9a-fA-F]{3}){1,2}$"
 
 
-def user_brief(user) -> dict[str, Any] | None:
-    return None if user is None else {"id": user.pk, "name": user.full_name}
-
-
 class CompanySerializer(serializers.Serializer):
     """The company record: the specification's fields, ``notes``, ``tag_color``, the six counts (annotated by
     ``Company.objects.with_counts()``), ISO timestamps, and Snipe-IT's ``created_by`` / ``available_actions``."""
@@ -39,7 +35,7 @@ class CompanySerializer(serializers.Serializer):
             "image": None,
             "tag_color": company.tag_color or None,
             **counts,
-            "created_by": user_brief(company.created_by),
+            "created_by": brief(company.created_by, "full_name"),
             "notes": company.notes or None,
             "created_at": iso_utc(company.created_at),
             "updated_at": iso_utc(company.updated_at),

@@ -5,11 +5,9 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import models
 
+from assetsvc.api.inputs import parse_flag
 from assetsvc.forms import SiteSettingsForm
 from assetsvc.models import SiteSettings
-
-TRUE = {"true", "1", "yes", "on"}
-FALSE = {"false", "0", "no", "off"}
 
 
 def editable_fields() -> list[models.Field]:
@@ -42,11 +40,9 @@ class Command(BaseCommand):
         field = fields[key]
         data = {f.name: getattr(settings_obj, f.attname) for f in editable_fields()}
         if isinstance(field, models.BooleanField):
-            lowered = raw.strip().lower()
-            if lowered in TRUE:
-                data[key] = True
-            elif lowered in FALSE or lowered == "":
-                data[key] = False
+            flag = False if raw.strip() == "" else parse_flag(raw)
+            if flag is not None:
+                data[key] = flag
             else:
                 raise CommandError(f"{key} takes a boolean (true/false/1/0/yes/no/on/off), got {raw!r}")
         else:

@@ -13,9 +13,10 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from assetsvc.api.formats import iso_date
+from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import ApiViewSet, SortFilter, success
 from assetsvc.site import get_site_settings
-from inventory import selectors, services
+from inventory import actionlog, selectors, services
 from inventory.api.hardware.records import (
     ASSET_LIST_FIELDS,
     ASSET_RELATED,
@@ -93,12 +94,12 @@ class AssetViewSet(ApiViewSet):
     # -- plumbing ---------------------------------------------------------------------------------------------
 
     def dispatch(self, request, *args, **kwargs):
-        token = services.set_request_meta(remote_ip=request.META.get("REMOTE_ADDR", ""),
+        token = actionlog.set_request_meta(remote_ip=request.META.get("REMOTE_ADDR", ""),
                                           user_agent=request.META.get("HTTP_USER_AGENT", ""))
         try:
             return super().dispatch(request, *args, **kwargs)
         finally:
-            services.reset_request_meta(token)
+            actionlog.reset_request_meta(token)
 
     def initial(self, request, *args, **kwargs):
         if self.action == "bytag_action":
@@ -203,7 +204,7 @@ class AssetViewSet(ApiViewSet):
     def bytag(self, request, tag: str, verb: str | None = None):
         tag = f"{tag}/{verb}" if verb else tag
         queryset = self.get_queryset().filter(asset_tag__iexact=tag.strip())
-        if selectors._bool(self.input.get("deleted")):
+        if parse_flag(self.input.get("deleted")):
             return self.list_response(queryset.order_by("-created_at", "-id"))
         asset = queryset.alive().first()
         if asset is None:
@@ -215,7 +216,7 @@ class AssetViewSet(ApiViewSet):
         if "\x00" in serial:  # no serial holds a NUL, and PostgreSQL cannot compare one
             return self.list_response(self.get_queryset().none().order_by("id"))
         queryset = self.get_queryset().filter(serial__iexact=serial.strip())
-        if not selectors._bool(self.input.get("deleted")):
+        if not parse_flag(self.input.get("deleted")):
             queryset = queryset.alive()
         return self.list_response(queryset.order_by("-created_at", "-id"))
 
