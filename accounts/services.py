@@ -192,6 +192,26 @@ def ensure_company_change_allowed(*, actor: User, current_company_id: int | None
         raise PermissionDenied("rule 8")
 
 
+def ensure_company_input_allowed(*, actor: User, data: dict[str, Any], current_company_id: int | None,
+                                 creating: bool) -> None:
+    """Rule 8 on the raw ``company_id`` of a request, before validation, so another company's id answers 403
+    exactly like an unknown one (no existence oracle) and nothing is written (CVE-2026-86750). A new user without
+    a company gets the caller's (rule 7)."""
+    if "company_id" not in data or may_manage_user_companies(actor):
+        return
+    raw = data["company_id"]
+    if raw is None and creating:
+        return
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = raw
+    elif isinstance(raw, str) and raw.strip().isdigit():
+        value = int(raw.strip())
+    else:
+        value = raw  # a list, an object, text: it can only differ
+    if value != current_company_id:
+        raise PermissionDenied("rule 8")
+
+
 def _user_log(*, action: str, actor: User, user: User, meta: dict | None = None) -> None:
     from inventory.actionlog import log_action
 

@@ -43,27 +43,19 @@ def may_manage_user_companies(user: User | None) -> bool:
     return user.is_superuser or user.company_id is None
 
 
-def company_id_for_new_item(user: User | None, requested_company_id: int | None) -> int | None:
-    """Rule 7: the company of an item ``user`` creates. Separation off or a super user: the requested company.
-    Separation on and anyone else: the caller's own company (or none), whatever was requested (API-CONTRACT.md §7).
-    """
+def caller_chooses_company(user: User | None) -> bool:
+    """Rule 7: whether ``user`` may choose the company of an item they create or change (separation off, or a super
+    user). Anyone else's items get their own company (or none), whatever ``company_id`` says."""
     from assetsvc.site import get_site_settings
 
     if not get_site_settings().full_multiple_companies_support:
-        return requested_company_id
-    if user is not None and getattr(user, "is_authenticated", False) and user.is_superuser:
-        return requested_company_id
-    return getattr(user, "company_id", None)
-
-
-def can_see_company_of(user: User | None, company_id: int | None) -> bool:
-    """Whether a row of ``company_id`` is visible to ``user`` (the same rules as :meth:`CompanyScopedQuerySet.restrict`,
-    for one value already in memory: services re-check references with it)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    if not separation_applies_to(user):
         return True
-    return company_id == user.company_id
+    return user is not None and getattr(user, "is_authenticated", False) and user.is_superuser
+
+
+def company_id_for_new_item(user: User | None, requested_company_id: int | None) -> int | None:
+    """Rule 7: the company of an item ``user`` creates (API-CONTRACT.md §7)."""
+    return requested_company_id if caller_chooses_company(user) else getattr(user, "company_id", None)
 
 
 class CompanyScopedQuerySet(models.QuerySet):

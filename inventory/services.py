@@ -23,6 +23,7 @@ from django.utils import timezone
 from accounts.models import User
 from assetsvc.models import SiteSettings
 from assetsvc.site import forget_site_settings, get_site_settings
+from companies.querysets import caller_chooses_company
 from inventory import signals
 from inventory.actionlog import log_action
 from inventory.choices import ActionType, StatusType, TargetType
@@ -179,9 +180,7 @@ def _save(asset: Asset, **kwargs: Any) -> None:
 
 def _company_for_write(actor: User, requested: Company | None) -> Company | None:
     """Specification rule 7: with separation on, a non-super user's item gets their own company (or none)."""
-    if get_site_settings().full_multiple_companies_support and not actor.is_superuser:
-        return actor.company
-    return requested
+    return requested if caller_chooses_company(actor) else actor.company
 
 
 def add_months(day: date, months: int) -> date:

@@ -9,7 +9,6 @@ import django_filters
 from django.db.models import Exists, OuterRef
 from rest_framework import serializers
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from accounts import services
@@ -20,7 +19,6 @@ from assetsvc.api.inputs import parse_flag
 from assetsvc.api.serializers import ApiSerializer, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
 from assetsvc.api.viewsets import ApiViewSet, success
 from companies.models import Company
-from companies.querysets import may_manage_user_companies
 from inventory.models import Location
 
 PERMISSION_ITEM = re.compile(r"^permissions\[([^\]]+)\]$")
@@ -140,23 +138,6 @@ class UserViewSet(ApiViewSet):
             data["permissions"] = {**base, **folded}
         return data
 
-    def _check_company_rule_8(self, data: dict[str, Any], current_company_id: int | None, creating: bool) -> None:
-        """Rule 8 on the raw value, before validation, so another company's id answers 403 exactly like an unknown
-        one (no existence oracle) and nothing is written (CVE-2026-86750)."""
-        if "company_id" not in data or may_manage_user_companies(self.request.user):
-            return
-        raw = data["company_id"]
-        if raw is None and creating:
-            return  # rule 7: the caller's own company
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            value = raw
-        elif isinstance(raw, str) and raw.strip().isdigit():
-            value = int(raw.strip())
-        else:
-            value = raw  # a list, an object, text: it can only differ
-        if value != current_company_id:
-            raise PermissionDenied()
-
     def list(self, request):
         queryset = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(queryset)
@@ -168,7 +149,8 @@ class UserViewSet(ApiViewSet):
 
     def create(self, request):
         data = self._write_input()
-        self._check_company_rule_8(data, request.user.company_id, creating=True)
+        services.ensure_company_input_allowed(actor=request.user, data=data,
+                                              current_company_id=request.user.company_id, creating=True)
         serializer = UserWriteSerializer(data=data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         user = services.user_create(actor=request.user, data=serializer.validated_data)
@@ -179,7 +161,8 @@ class UserViewSet(ApiViewSet):
         data = self._write_input()
         if user.deleted_at is None:
             services.ensure_may_manage(actor=request.user, target=user)
-        self._check_company_rule_8(data, user.company_id, creating=False)
+        services.ensure_company_input_allowed(actor=request.user, data=data, current_company_id=user.company_id,
+                                              creating=False)
         serializer = UserWriteSerializer(data=data, partial=True, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         user = services.user_update(actor=request.user, user=user, data=serializer.validated_data)

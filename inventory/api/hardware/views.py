@@ -15,7 +15,7 @@ from accounts.models import User
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import ApiViewSet, SortFilter, success
-from assetsvc.site import get_site_settings
+from companies.querysets import caller_chooses_company
 from inventory import actionlog, selectors, services
 from inventory.api.hardware.records import (
     ASSET_LIST_FIELDS,
@@ -166,7 +166,7 @@ class AssetViewSet(ApiViewSet):
 
     def write_input(self) -> dict[str, Any]:
         data = dict(self.input)
-        if get_site_settings().full_multiple_companies_support and not self.request.user.is_superuser:
+        if not caller_chooses_company(self.request.user):
             data.pop("company_id", None)  # rule 7: the caller's own company, whatever company_id says
         return data
 
