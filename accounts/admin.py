@@ -3,6 +3,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm
 
 from accounts.models import PermissionGroup, PersonalAccessToken, User
+from accounts.services import personal_token_delete, personal_token_revoke
 
 
 @admin.register(User)
@@ -37,10 +38,28 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin):
     list_filter = ["revoked"]
     search_fields = ["name", "user__username"]
     readonly_fields = ["id", "user", "application", "access_token", "name", "created_at", "updated_at",
-                       "expires_at"]
+                       "expires_at", "revoked"]
+    actions = ["revoke_tokens"]
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    @admin.action(description="Revoke selected tokens (keep the records)")
+    def revoke_tokens(self, request, queryset) -> None:
+        count = 0
+        for record in queryset.filter(revoked=False):
+            personal_token_revoke(user=record.user, token_id=record.pk)
+            count += 1
+        self.message_user(request, f"Revoked {count} token(s).")
+
+    # Deleting a record must revoke its secret too: the DOT access token is deleted with it (a token deleted here
+    # answered 200 for years before this was fixed).
+    def delete_model(self, request, obj) -> None:
+        personal_token_delete(token=obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for record in queryset:
+            personal_token_delete(token=record)
 
 
 class AccessTokenAdmin(admin.ModelAdmin):

@@ -54,12 +54,15 @@ def _resolve(request) -> BearerResult:
         return INVALID  # two Authorization headers arrive joined by a comma
     access_token = (
         get_access_token_model()
-        .objects.select_related("user", "user__company")
+        .objects.select_related("user", "user__company", "personal_token")
         .filter(token_checksum=token_checksum(raw))
         .first()
     )
     if access_token is None or access_token.expires is None or access_token.expires <= timezone.now():
         return INVALID
+    record = getattr(access_token, "personal_token", None)
+    if record is None or record.revoked:
+        return INVALID  # only the secret of a live personal-token record works (a deleted record revokes it)
     user = access_token.user
     if user is None or not user.is_active or user.deleted_at is not None:
         return INVALID

@@ -85,6 +85,18 @@ def personal_token_revoke(*, user: User, token_id: str | uuid.UUID) -> PersonalA
     return record
 
 
+@transaction.atomic
+def personal_token_delete(*, token: PersonalAccessToken) -> None:
+    """Delete a token record (the admin's delete): the DOT access token goes first, so the value stops working on
+    the next request; deleting only the record would leave a working secret behind."""
+    locked = PersonalAccessToken.objects.select_for_update(of=("self",)).filter(pk=token.pk).first()
+    if locked is None:
+        return
+    if locked.access_token_id is not None:
+        get_access_token_model().objects.filter(pk=locked.access_token_id).delete()
+    locked.delete()
+
+
 def personal_tokens_active(*, user: User):
     """The caller's tokens that are neither revoked nor expired, newest first."""
     return PersonalAccessToken.objects.filter(
