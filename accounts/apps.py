@@ -7,3 +7,13 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import schema  # noqa: F401  (registers the OpenAPI authentication extension)
+        from accounts.authentication import resolve_bearer
+        from accounts.permissions import PERMISSION_KEY_SET, has_access
+        from assetsvc.registry import register_hook
+        from companies.counts import CountedKind, register_company_count
+
+        # The framework layer (assetsvc) resolves tokens and checks keys through these hooks, never by import.
+        register_hook("bearer_resolver", resolve_bearer)
+        register_hook("permission_checker", has_access)
+        register_hook("permission_keys", PERMISSION_KEY_SET)
+        register_company_count(CountedKind("users_count", "accounts.User"))

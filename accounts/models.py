@@ -22,19 +22,11 @@ class UserQuerySet(CompanyScopedQuerySet):
         return self.filter(deleted_at__isnull=False)
 
     def with_counts(self) -> UserQuerySet:
-        """``assets_count`` (live assets checked out to the user) as a correlated subquery, so a user list runs a
-        constant number of queries. Licenses, accessories and consumables do not exist yet: their counts are 0 in
-        the record until the issue that adds them annotates them here."""
-        from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
-        from django.db.models.functions import Coalesce
+        """The record's counts (``assets_count`` ...) from the holdings registry (``accounts.holdings``), as
+        correlated subqueries, so a user list runs a constant number of queries."""
+        from accounts.holdings import annotate_user_counts
 
-        from inventory.models import Asset
-
-        assets = (
-            Asset.objects.filter(assigned_user=OuterRef("pk"), deleted_at__isnull=True)
-            .order_by().values("assigned_user").annotate(n=Count("pk")).values("n")[:1]
-        )
-        return self.annotate(assets_count=Coalesce(Subquery(assets, output_field=IntegerField()), Value(0)))
+        return annotate_user_counts(self)
 
 
 class UserManager(BaseUserManager.from_queryset(UserQuerySet)):

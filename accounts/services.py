@@ -14,9 +14,10 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 from rest_framework.exceptions import ValidationError
 
 from accounts import permissions as perms
+from accounts.holdings import blocking_holdings, holds_items_of_other_company, move_held_items
 from accounts.models import PermissionGroup, PersonalAccessToken, User
-from assetsvc.api.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.conf import app_settings
+from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.site import get_site_settings
 from companies.querysets import may_manage_user_companies
 
@@ -284,8 +285,6 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
     """Partial update of ``user`` (already limited to what ``actor`` may see). Guards, in order: the row is live;
     ``actor`` does not take over a user with more rights; rule 8 for the company; permissions and groups; no
     self-deactivation. Deactivating revokes every token of the user."""
-    from inventory.models import Asset
-
     user = User.objects.select_for_update().filter(pk=user.pk).first()
     if user is None:
         raise NotFoundError(USER_NOT_FOUND)
@@ -320,9 +319,7 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
             setattr(user, field, value)
     if "company" in data and data["company"] != user.company:
         new_company_id = data["company"].pk if data["company"] is not None else None
-        if get_site_settings().full_multiple_companies_support and (
-            Asset.objects.alive().filter(assigned_user=user).exclude(company_id=new_company_id).exists()
-        ):
+        if get_site_settings().full_multiple_companies_support and holds_items_of_other_company(user, new_company_id):
             raise InvalidInputError(MULTI_COMPANY_ITEMS, messages={"company_id": [MULTI_COMPANY_ITEMS]})
         change("company_id", user.company_id, new_company_id)
         user.company_id = new_company_id
@@ -331,7 +328,7 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
         change("location_id", user.location_id, new_location.pk if new_location else None)
         user.location = new_location
         # Snipe-IT moves the assets checked out to the user along with them.
-        Asset.objects.filter(assigned_user=user).update(location=new_location, updated_at=timezone.now())
+        move_held_items(user, new_location)
     if "activated" in data:
         change("activated", user.is_active, data["activated"])
         user.is_active = data["activated"]
@@ -358,8 +355,6 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
 def user_delete(*, actor: User, user: User) -> None:
     """Soft-delete ``user`` and revoke their tokens. Refused for oneself, a user with more rights than the caller,
     an already deleted user, and a user who still holds assets or manages locations (Snipe-IT DeleteUserRequest)."""
-    from inventory.models import Asset, Location
-
     user = User.objects.select_for_update().filter(pk=user.pk).first()
     if user is None:
         raise NotFoundError(USER_NOT_FOUND)
@@ -368,16 +363,10 @@ def user_delete(*, actor: User, user: User) -> None:
     ensure_may_manage(actor=actor, target=user)
     if user.deleted_at is not None:
         raise ConflictError(USER_DELETED, code="user_deleted", messages={"deleted_at": [USER_DELETED]})
-    assets = Asset.objects.alive().filter(assigned_user=user).count()
-    if assets:
-        text = _has_items_word(assets, "This user still has an asset assigned. Please check it in first.",
-                               "This user still has :count assets assigned. Please check their assets in first.")
-        raise ConflictError(text, code="user_has_items", messages={"assigned_assets": [text]})
-    locations = Location.objects.filter(manager=user).count()
-    if locations:
-        text = _has_items_word(locations, "This user still manages a location. Please select another manager first.",
-                               "This user still manages :count locations. Please select another manager first.")
-        raise ConflictError(text, code="user_manages_locations", messages={"managed_locations": [text]})
+    for holding, count in blocking_holdings(user):
+        one, many = holding.blocks_delete
+        text = _has_items_word(count, one, many)
+        raise ConflictError(text, code=holding.code, messages={holding.messages_key: [text]})
     user.deleted_at = timezone.now()
     user.save(update_fields=["deleted_at", "updated_at"])
     revoke_all_tokens_of(user)

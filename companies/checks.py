@@ -21,7 +21,7 @@ UNSCOPED_COMPANY_MODELS: dict[str, str] = {
 def unscoped_company_models(candidates: Iterable[type[models.Model]] | None = None) -> list[str]:
     """Labels of models (all installed ones by default) with a ``company`` field whose default manager is not scoped
     and that are not exempt."""
-    from companies.querysets import CompanyScopedQuerySet
+    from assetsvc.scoping import ScopedQuerySet
 
     missing = []
     for model in apps.get_models() if candidates is None else candidates:
@@ -30,7 +30,7 @@ def unscoped_company_models(candidates: Iterable[type[models.Model]] | None = No
             continue
         if not any(field.name == "company" and field.concrete for field in model._meta.get_fields()):
             continue
-        if not isinstance(model._default_manager.all(), CompanyScopedQuerySet):
+        if not isinstance(model._default_manager.all(), ScopedQuerySet):
             missing.append(label)
     return missing
 

@@ -1,9 +1,10 @@
-"""The six counts of a company record (specification: Company) and the rule-9 delete guard, in one registry.
+"""The six counts of a company record (specification: Company) and the rule-9 delete guard, from one registry.
 
-Each kind of item that belongs to a company is one :class:`CountedKind`. Accessories, consumables, components and
-licenses do not exist yet: their entries have ``model_label=None`` and count 0. The issue that adds one of them sets
-its label here (``tests/companies/test_scoped_models.py`` fails while a :class:`~companies.models.CompanyScopedModel`
-is missing from this registry), and the counts, the sort keys and the delete guard pick it up without other changes.
+The record's keys are fixed (:data:`COUNT_NAMES`); each kind of item that belongs to a company fills its key with
+:func:`register_company_count` in its app's ``AppConfig.ready()`` (``inventory`` registers assets, ``accounts``
+users), so ``companies`` never imports the apps above it. A key nobody registered counts 0 (the kinds not built
+yet). ``tests/companies/test_scoped_models.py`` fails while a :class:`~companies.models.CompanyScopedModel` is
+missing from the registry; the counts, the sort keys and the delete guard pick a new kind up without other changes.
 
 Counts are correlated subqueries, so a company list runs a constant number of queries whatever the page size.
 """
@@ -18,22 +19,18 @@ from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
+from assetsvc.registry import entries, register_entry
 
-def _alive(queryset: models.QuerySet) -> models.QuerySet:
+#: The record's count keys, in the record's order (specification: Company).
+COUNT_NAMES: tuple[str, ...] = (
+    "assets_count", "licenses_count", "accessories_count", "consumables_count", "components_count", "users_count",
+)
+
+
+def alive(queryset: models.QuerySet) -> models.QuerySet:
     """Soft-deleted rows are not counted (Snipe-IT's ``withCount`` skips them)."""
     if any(f.name == "deleted_at" for f in queryset.model._meta.concrete_fields):
         return queryset.filter(deleted_at__isnull=True)
-    return queryset
-
-
-def _assets_for_show(queryset: models.QuerySet) -> models.QuerySet:
-    """Listed asset counts skip archived assets unless the site shows them (Snipe-IT ``scopeAssetsForShow``)."""
-    from assetsvc.site import get_site_settings
-    from inventory.choices import StatusType
-
-    queryset = _alive(queryset)
-    if not get_site_settings().show_archived_in_list:
-        queryset = queryset.exclude(status__type=StatusType.ARCHIVED)
     return queryset
 
 
@@ -44,22 +41,24 @@ class CountedKind:
 
     count_name: str
     model_label: str | None
-    listed: Callable[[models.QuerySet], models.QuerySet] = _alive
+    listed: Callable[[models.QuerySet], models.QuerySet] = alive
 
     @property
     def model(self) -> type[models.Model] | None:
         return apps.get_model(self.model_label) if self.model_label else None
 
 
-COMPANY_COUNTS: tuple[CountedKind, ...] = (
-    CountedKind("assets_count", "inventory.Asset", _assets_for_show),
-    CountedKind("licenses_count", None),  # licenses: a later issue
-    CountedKind("accessories_count", None),  # accessories: a later issue
-    CountedKind("consumables_count", None),  # consumables: a later issue
-    CountedKind("components_count", None),  # components: a later issue
-    CountedKind("users_count", "accounts.User"),
-)
-COUNT_NAMES: tuple[str, ...] = tuple(kind.count_name for kind in COMPANY_COUNTS)
+def register_company_count(kind: CountedKind) -> None:
+    """Fill one of the record's count keys (called from an app's ``ready()``)."""
+    if kind.count_name not in COUNT_NAMES:
+        raise ValueError(f"{kind.count_name!r} is not a company count ({', '.join(COUNT_NAMES)})")
+    register_entry("company_counts", kind.count_name, kind)
+
+
+def company_counts() -> tuple[CountedKind, ...]:
+    """Every count key in the record's order; unregistered keys count 0."""
+    registered = entries("company_counts")
+    return tuple(registered.get(name) or CountedKind(name, None) for name in COUNT_NAMES)
 
 
 def _count_subquery(queryset: models.QuerySet) -> Coalesce:
@@ -70,7 +69,7 @@ def _count_subquery(queryset: models.QuerySet) -> Coalesce:
 def annotate_company_counts(queryset: models.QuerySet) -> models.QuerySet:
     """Add the six ``*_count`` annotations to a company queryset."""
     annotations = {}
-    for kind in COMPANY_COUNTS:
+    for kind in company_counts():
         model = kind.model
         if model is None:
             annotations[kind.count_name] = Value(0, output_field=IntegerField())
@@ -82,8 +81,8 @@ def annotate_company_counts(queryset: models.QuerySet) -> models.QuerySet:
 def blocking_counts(company_id: int) -> dict[str, int]:
     """Rule 9: live rows of every kind that still belong to the company (archived assets included)."""
     out: dict[str, int] = {}
-    for kind in COMPANY_COUNTS:
+    for kind in company_counts():
         model = kind.model
-        rows = None if model is None else _alive(model._default_manager.filter(company_id=company_id))
+        rows = None if model is None else alive(model._default_manager.filter(company_id=company_id))
         out[kind.count_name] = 0 if rows is None else rows.count()
     return out

@@ -67,7 +67,8 @@ class CompanyScopedModel(models.Model):
     refuse any model with a ``company`` field whose default manager is not scoped, unless it is listed in
     :data:`companies.checks.UNSCOPED_COMPANY_MODELS` with a reason.
 
-    Also register the kind in :data:`companies.counts.COMPANY_COUNTS` (the company record's counts and rule 9).
+    Also register the kind with :func:`companies.counts.register_company_count` (the company record's counts and
+    rule 9).
     """
 
     company = models.ForeignKey(

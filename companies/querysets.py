@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from django.db import models
 
+from assetsvc.scoping import ScopedQuerySet
+
 if TYPE_CHECKING:
     from accounts.models import User
 
@@ -58,7 +60,32 @@ def company_id_for_new_item(user: User | None, requested_company_id: int | None)
     return requested_company_id if caller_chooses_company(user) else getattr(user, "company_id", None)
 
 
-class CompanyScopedQuerySet(models.QuerySet):
+def restrict_to_company(queryset: models.QuerySet, user: User | None, action: str = "view") -> models.QuerySet:
+    """Rows ``user`` may see and manage: all (separation off, super user, no company), their company's (a user with a
+    company), or none (nobody authenticated). ``queryset.company_field`` names the path to the company."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return queryset.none()
+    if not separation_applies_to(user):
+        return queryset
+    field = getattr(queryset, "company_field", "company")
+    return queryset.filter(**{f"{field}_id": user.company_id})
+
+
+def limiting_company_id(user: User | None) -> int | None:
+    """The company a caller is limited to, or None when separation does not limit them."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return user.company_id if separation_applies_to(user) else None
+
+
+class CompanySeparationPolicy:
+    """The ``scope_policy`` hook (``assetsvc.registry``): company separation for every ``ScopedQuerySet``."""
+
+    restrict = staticmethod(restrict_to_company)
+    limiting_company_id = staticmethod(limiting_company_id)
+
+
+class CompanyScopedQuerySet(ScopedQuerySet):
     """A queryset whose rows carry a ``company`` and can be limited to what a user may see.
 
     ``company_field`` names the path to the company id (``"company"`` for most items).
@@ -67,13 +94,5 @@ class CompanyScopedQuerySet(models.QuerySet):
     company_field = "company"
 
     def restrict(self, user: User | None, action: str = "view") -> CompanyScopedQuerySet:
-        """Rows ``user`` may see and manage: all (separation off, super user, no company), their company's
-        (a user with a company), or none (nobody authenticated)."""
-        if user is None or not getattr(user, "is_authenticated", False):
-            return self.none()
-        if not separation_applies_to(user):
-            return self
-        return self.filter(**{f"{self.company_field}_id": user.company_id})
-
-    def is_scoped(self) -> bool:
-        return True
+        """Rows ``user`` may see and manage (:func:`restrict_to_company`)."""
+        return restrict_to_company(self, user, action)

@@ -8,7 +8,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
 from rest_framework.exceptions import ValidationError
 
-from assetsvc.api.exceptions import ConflictError, NotFoundError
+from assetsvc.exceptions import ConflictError, NotFoundError
 from companies.counts import blocking_counts
 from companies.models import Company
 

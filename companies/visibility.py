@@ -10,14 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companies.querysets import separation_applies_to
+from companies.querysets import limiting_company_id
 
-
-def limiting_company_id(caller: Any) -> int | None:
-    """The company a caller is limited to, or None when separation does not limit them."""
-    if caller is None or not getattr(caller, "is_authenticated", False):
-        return None
-    return caller.company_id if separation_applies_to(caller) else None
+__all__ = ["hidden_from", "limiting_company_id"]
 
 
 def hidden_from(limit_company_id: int | None, obj: Any) -> bool:

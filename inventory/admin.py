@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 
 from accounts.models import User
-from assetsvc.api.exceptions import DomainError
+from assetsvc.exceptions import DomainError
 from inventory import services
 from inventory.models import ActionLog, Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 

@@ -1,5 +1,36 @@
 from django.apps import AppConfig
 
 
+def assets_for_show(queryset):
+    """Listed asset counts skip soft-deleted assets, and archived ones unless the site shows them (Snipe-IT
+    ``scopeAssetsForShow``)."""
+    from assetsvc.site import get_site_settings
+    from inventory.choices import StatusType
+
+    queryset = queryset.filter(deleted_at__isnull=True)
+    if not get_site_settings().show_archived_in_list:
+        queryset = queryset.exclude(status__type=StatusType.ARCHIVED)
+    return queryset
+
+
 class InventoryConfig(AppConfig):
     name = "inventory"
+
+    def ready(self) -> None:
+        """Tell the lower layers what inventory's kinds hold and count (``assetsvc.registry``)."""
+        from accounts.holdings import UserHolding, register_user_holding
+        from companies.counts import CountedKind, register_company_count
+
+        register_company_count(CountedKind("assets_count", "inventory.Asset", assets_for_show))
+        register_user_holding(UserHolding(
+            name="assets", model_label="inventory.Asset", user_field="assigned_user", count_name="assets_count",
+            blocks_delete=("This user still has an asset assigned. Please check it in first.",
+                           "This user still has :count assets assigned. Please check their assets in first."),
+            messages_key="assigned_assets", code="user_has_items", follows_user_location=True,
+        ))
+        register_user_holding(UserHolding(
+            name="managed_locations", model_label="inventory.Location", user_field="manager",
+            blocks_delete=("This user still manages a location. Please select another manager first.",
+                           "This user still manages :count locations. Please select another manager first."),
+            messages_key="managed_locations", code="user_manages_locations", company_field=None,
+        ))

@@ -18,7 +18,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from assetsvc.api.exceptions import ConflictError, InvalidInputError, NotFoundError
+from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from inventory.actionlog import log_action
 from inventory.choices import ActionType, CategoryType
 from inventory.models import ActionLog, Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assetsvc.api.exceptions import ConflictError, InvalidInputError, NotFoundError
+from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 
 
 class AssetNotAvailableError(ConflictError):

@@ -44,7 +44,7 @@ class PersonalAccessTokenDetailView(ApiView):
 
     def handle_exception(self, exc):
         response = super().handle_exception(exc)
-        from assetsvc.api.exceptions import NotFoundError
+        from assetsvc.exceptions import NotFoundError
 
         if isinstance(exc, NotFoundError):
             response.status_code = 404  # the contract fixes 404 for someone else's or an unknown token

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings as drf_settings
 
 from assetsvc.conf import app_settings
+from assetsvc.exceptions import DomainError
 
 logger = logging.getLogger(__name__)
 
@@ -31,38 +32,6 @@ METHOD_NOT_ALLOWED = "Method not allowed"
 INVALID_JSON = "Invalid JSON"
 SERVER_ERROR = "An unexpected error occurred."
 TOO_MANY_REQUESTS = "Too Many Requests"
-
-
-class DomainError(Exception):
-    """A refused domain operation. ``kind`` picks the status in ``http`` mode: ``invalid`` 422, ``not_found`` 404,
-    ``conflict`` 409. ``code`` is a stable machine-readable name; ``payload`` rides along in the envelope."""
-
-    kind = "conflict"
-    default_code = "domain_error"
-
-    def __init__(self, message: str, *, code: str | None = None, payload: Any = None, messages: Any = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code or self.default_code
-        self.payload = payload
-        self.messages = messages if messages is not None else message
-
-
-class ConflictError(DomainError):
-    kind = "conflict"
-    default_code = "conflict"
-
-
-class InvalidInputError(DomainError):
-    """Input that is well-formed but refused by a domain rule; ``messages`` may carry ``{field: [text]}``."""
-
-    kind = "invalid"
-    default_code = "invalid"
-
-
-class NotFoundError(DomainError):
-    kind = "not_found"
-    default_code = "not_found"
 
 
 def error_body(message: str, messages: Any = None, payload: Any = None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from django_ratelimit.core import get_usage
 
 from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
 from assetsvc.conf import app_settings
+from assetsvc.registry import hook
 from assetsvc.site import close_request_scope, open_request_scope
 
 logger = logging.getLogger("assetsvc.api")
@@ -49,9 +50,7 @@ class ApiErrorMiddleware:
 
 def rate_limit_key(group: str, request) -> str:
     """Per authenticated user across all their tokens; per client IP without a valid token."""
-    from accounts.authentication import resolve_bearer
-
-    result = resolve_bearer(request)
+    result = hook("bearer_resolver")(request)
     if result.user is not None:
         return f"user:{result.user.pk}"
     return f"ip:{request.META.get('REMOTE_ADDR', '')}"

@@ -1,11 +1,12 @@
-"""The one DRF permission class: Snipe-IT permission keys evaluated by ``accounts.permissions.has_access``."""
+"""The one DRF permission class: Snipe-IT permission keys, evaluated by the ``permission_checker`` hook that
+``accounts`` registers (``accounts.permissions.has_access``)."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.permissions import BasePermission
 
-from accounts.permissions import PERMISSION_KEY_SET, has_access
+from assetsvc.registry import hook
 
 #: Viewset action → permission verb; custom actions declare theirs in ``view.action_permissions``.
 DEFAULT_ACTION_VERBS = {
@@ -38,7 +39,7 @@ def required_permission(request, view) -> str | None:
         key = custom[action]
         if key is None:
             return None
-        if key not in PERMISSION_KEY_SET:
+        if key not in hook("permission_keys"):
             key = f"{section}.{key}"
     elif action in DEFAULT_ACTION_VERBS:
         key = f"{section}.{DEFAULT_ACTION_VERBS[action]}"
@@ -46,7 +47,7 @@ def required_permission(request, view) -> str | None:
         key = f"{section}.{METHOD_VERBS.get(request.method, 'edit')}"
     else:
         raise ImproperlyConfigured(f"{type(view).__name__}.{action} has no entry in action_permissions")
-    if key not in PERMISSION_KEY_SET and key not in getattr(view, "extra_permission_keys", ()):
+    if key not in hook("permission_keys") and key not in getattr(view, "extra_permission_keys", ()):
         raise ImproperlyConfigured(f"unknown permission key {key!r}")
     return key
 
@@ -57,4 +58,4 @@ class HasItemPermission(BasePermission):
         if not user or not user.is_authenticated:
             return False
         key = required_permission(request, view)
-        return key is None or has_access(user, key)
+        return key is None or hook("permission_checker")(user, key)

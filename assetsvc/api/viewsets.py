@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from assetsvc.api.inputs import contains_nul, merged_input
 from assetsvc.api.negotiation import AlwaysJSONNegotiation
-from companies.querysets import CompanyScopedQuerySet
+from assetsvc.scoping import ScopedQuerySet
 
 HTTP_ACTIONS = {"GET": "view", "HEAD": "view", "OPTIONS": "view", "POST": "create", "PUT": "edit", "PATCH": "edit",
                 "DELETE": "delete"}
@@ -70,9 +70,9 @@ class ScopedViewSetMixin(ApiViewMixin):
         queryset = super().get_queryset()
         model = queryset.model
         has_company = any(f.name == "company" for f in model._meta.get_fields())
-        if not isinstance(queryset, CompanyScopedQuerySet):
+        if not isinstance(queryset, ScopedQuerySet):
             if has_company and not getattr(self, "unscoped_company_model", False):
-                raise ImproperlyConfigured(f"{model.__name__} has a company but no CompanyScopedQuerySet")
+                raise ImproperlyConfigured(f"{model.__name__} has a company but no ScopedQuerySet")
             restrict = getattr(queryset, "restrict", None)
             return restrict(self.request.user) if restrict else queryset
         return queryset.restrict(self.request.user, HTTP_ACTIONS.get(self.request.method, "view"))

@@ -9,7 +9,7 @@ from django.db import models
 from django.test.utils import isolate_apps
 
 from companies.checks import UNSCOPED_COMPANY_MODELS, check_company_scoping, unscoped_company_models
-from companies.counts import COMPANY_COUNTS
+from companies.counts import company_counts
 from companies.models import CompanyScopedModel
 from companies.querysets import CompanyScopedQuerySet
 
@@ -28,9 +28,9 @@ def test_assets_and_users_are_scoped():
 
 
 def test_every_company_scoped_model_is_counted_by_the_company_record():
-    counted = {kind.model_label for kind in COMPANY_COUNTS if kind.model_label}
+    counted = {kind.model_label for kind in company_counts() if kind.model_label}
     subclasses = {m._meta.label for m in apps.get_models() if issubclass(m, CompanyScopedModel)}
-    assert subclasses <= counted, "add the new kind to companies.counts.COMPANY_COUNTS"
+    assert subclasses <= counted, "register the new kind with companies.counts.register_company_count"
 
 
 @isolate_apps("companies")

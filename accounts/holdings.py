@@ -1,0 +1,114 @@
+"""What a user holds, from one registry: the user record's counts, the delete guard and the company-change guard.
+
+``accounts`` sits below ``inventory``, so it cannot name assets (or, later, accessories, consumables and licenses).
+Each kind a user can hold registers a :class:`UserHolding` in its app's ``AppConfig.ready()``
+(``inventory.apps`` registers assets and managed locations). The user services and the user list read this registry,
+so a new kind is counted, blocks a delete and follows the company rule without edits here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.db import models
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from assetsvc.registry import entries, register_entry
+
+#: Count keys of the user record (specification: User), in the record's order; unregistered keys are 0.
+USER_COUNT_NAMES: tuple[str, ...] = ("assets_count", "licenses_count", "accessories_count", "consumables_count")
+
+
+def _alive(queryset: models.QuerySet) -> models.QuerySet:
+    if any(f.name == "deleted_at" for f in queryset.model._meta.concrete_fields):
+        return queryset.filter(deleted_at__isnull=True)
+    return queryset
+
+
+@dataclass(frozen=True)
+class UserHolding:
+    """One kind of thing a user holds.
+
+    ``user_field`` is the path from the model's rows to the holding user. ``count_name`` is the user record's count
+    key (None: not counted). ``blocks_delete`` holds the refusal texts ``(one, many)`` (``:count`` is replaced),
+    ``messages_key`` and ``code`` name the refusal in the envelope. ``company_field`` (None: the rows have no
+    company) makes the kind part of the company-change guard. ``follows_user_location`` moves the rows' ``location``
+    with the user (Snipe-IT moves assets checked out to a user who moves).
+    """
+
+    name: str
+    model_label: str
+    user_field: str
+    count_name: str | None = None
+    blocks_delete: tuple[str, str] | None = None
+    messages_key: str = ""
+    code: str = "user_has_items"
+    company_field: str | None = "company"
+    follows_user_location: bool = False
+    rows: Callable[[models.QuerySet], models.QuerySet] = _alive
+
+    @property
+    def model(self) -> type[models.Model]:
+        return apps.get_model(self.model_label)
+
+    def held_by(self, user) -> models.QuerySet:
+        return self.rows(self.model._default_manager.filter(**{self.user_field: user}))
+
+
+def register_user_holding(holding: UserHolding) -> None:
+    if holding.count_name is not None and holding.count_name not in USER_COUNT_NAMES:
+        raise ValueError(f"{holding.count_name!r} is not a user count ({', '.join(USER_COUNT_NAMES)})")
+    register_entry("user_holdings", holding.name, holding)
+
+
+def user_holdings() -> tuple[UserHolding, ...]:
+    return tuple(entries("user_holdings").values())
+
+
+def annotate_user_counts(queryset: models.QuerySet) -> models.QuerySet:
+    """The record's counts as correlated subqueries, so a user list runs a constant number of queries."""
+    annotations = {}
+    for holding in user_holdings():
+        if holding.count_name is None:
+            continue
+        rows = (
+            holding.rows(holding.model._default_manager.filter(**{holding.user_field: OuterRef("pk")}))
+            .order_by().values(holding.user_field).annotate(n=Count("pk")).values("n")[:1]
+        )
+        annotations[holding.count_name] = Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+    return queryset.annotate(**annotations)
+
+
+def blocking_holdings(user) -> list[tuple[UserHolding, int]]:
+    """Kinds that still block deleting ``user``, in registration order, with how many rows each."""
+    out = []
+    for holding in user_holdings():
+        if holding.blocks_delete is None:
+            continue
+        count = holding.held_by(user).count()
+        if count:
+            out.append((holding, count))
+    return out
+
+
+def holds_items_of_other_company(user, company_id: int | None) -> bool:
+    """True when ``user`` holds a live item of a company other than ``company_id`` (the company-change guard)."""
+    for holding in user_holdings():
+        if holding.company_field is None:
+            continue
+        if holding.held_by(user).exclude(**{f"{holding.company_field}_id": company_id}).exists():
+            return True
+    return False
+
+
+def move_held_items(user, location) -> None:
+    """Rows that follow their holder move to ``location`` with the user."""
+    from django.utils import timezone
+
+    for holding in user_holdings():
+        if holding.follows_user_location:
+            holding.model._default_manager.filter(**{holding.user_field: user}).update(
+                location=location, updated_at=timezone.now())
