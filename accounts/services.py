@@ -226,7 +226,7 @@ def ensure_company_input_allowed(*, actor: User, data: dict[str, Any], current_c
 
 
 def _user_log(*, action: str, actor: User, user: User, meta: dict | None = None) -> None:
-    from inventory.actionlog import log_action
+    from activity.services import log_action
 
     log_action(action_type=action, item_type="user", item_id=user.pk, target_type="user", target_id=user.pk,
                actor=actor, company_id=user.company_id, log_meta=meta)

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "oauth2_provider",
     "assetsvc",
+    "activity",
     "companies",
     "accounts",
     "inventory",
@@ -82,6 +83,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "assetsvc.api.middleware.ApiErrorMiddleware",
+    "assetsvc.api.middleware.RequestMetaMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "assetsvc.api.middleware.ApiRateLimitMiddleware",

@@ -26,7 +26,7 @@ WRITABLE_FIELDS = ("name", "phone", "fax", "email", "notes", "tag_color")
 
 
 def _log(*, action: str, company: Company | None, company_id: int, actor: User, meta: dict | None = None) -> None:
-    from inventory.actionlog import log_action
+    from activity.services import log_action
 
     log_action(action_type=action, item_type="company", item_id=company_id, actor=actor,
                company_id=company.pk if company is not None else None, log_meta=meta)

@@ -1,6 +1,7 @@
 """Django admin for inventory. Assets go through the same services as the API (STYLE.md §2): their assignment,
 status, counters and audit dates are read-only here, and checkout, checkin, audit, delete and restore are admin
-actions calling ``inventory.services``. Catalogue models are registered plainly; the action log is read-only."""
+actions calling ``inventory.services``. Catalogue models are registered plainly; the action log is in
+``activity.admin``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.template.response import TemplateResponse
 from accounts.models import User
 from assetsvc.exceptions import DomainError
 from inventory import services
-from inventory.models import ActionLog, Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
 SERVICE_OWNED = ["assigned_user", "assigned_asset", "assigned_location", "last_checkout", "last_checkin",
                  "expected_checkin", "last_audit_date", "next_audit_date", "checkin_counter", "checkout_counter",
@@ -147,24 +148,6 @@ class AssetAdmin(admin.ModelAdmin):
     @admin.action(description="Restore selected assets")
     def restore_selected(self, request, queryset):
         self._each(request, queryset, lambda a: services.asset_restore(asset=a, actor=request.user), "restored")
-
-
-@admin.register(ActionLog)
-class ActionLogAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "action_type", "item_type", "item_id", "target_type", "target_id", "created_by",
-                    "company"]
-    list_filter = ["action_type", "item_type"]
-    list_select_related = ["created_by", "company"]
-    search_fields = ["note", "item_type", "target_type"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(StatusLabel)

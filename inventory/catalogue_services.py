@@ -18,10 +18,12 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from activity.choices import ActionType
+from activity.models import ActionLog
+from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
-from inventory.actionlog import log_action
-from inventory.choices import ActionType, CategoryType
-from inventory.models import ActionLog, Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.choices import CategoryType
+from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
 #: ``action_logs.item_type`` of each catalogue model (Snipe-IT's ``itemType()``: camel-case class name, "model").
 ITEM_TYPES: dict[type[models.Model], str] = {

@@ -20,13 +20,3 @@ class TargetType(models.TextChoices):
     USER = "user", "User"
     ASSET = "asset", "Asset"
     LOCATION = "location", "Location"
-
-
-class ActionType(models.TextChoices):
-    CREATE = "create", "create new"
-    UPDATE = "update", "update"
-    DELETE = "delete", "delete"
-    RESTORE = "restore", "restore"
-    CHECKOUT = "checkout", "checkout"
-    CHECKIN = "checkin from", "checkin from"
-    AUDIT = "audit", "audit"

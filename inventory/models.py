@@ -1,5 +1,5 @@
 """Hardware assets and the catalogue around them (models, categories, manufacturers, suppliers, locations,
-status labels), plus the action log every domain verb writes."""
+status labels). The action log every domain verb writes is ``activity.models.ActionLog``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from companies.querysets import CompanyScopedQuerySet
-from inventory.choices import ActionType, CategoryType, StatusType, TargetType
+from inventory.choices import CategoryType, StatusType, TargetType
 
 USER_MODEL = settings.AUTH_USER_MODEL
 
@@ -294,47 +294,3 @@ class Asset(TimestampedModel):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
-
-
-class ActionLogQuerySet(CompanyScopedQuerySet):
-    def for_item(self, item_type: str, item_id: int) -> ActionLogQuerySet:
-        return self.filter(models.Q(item_type=item_type, item_id=item_id)
-                           | models.Q(target_type=item_type, target_id=item_id))
-
-
-class ActionLog(models.Model):
-    """One row per domain verb (create, update, delete, restore, checkout, checkin, audit), written in the same
-    transaction as the change it records."""
-
-    action_type = models.CharField(max_length=32, choices=ActionType.choices)
-    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    item_type = models.CharField(max_length=32)
-    item_id = models.BigIntegerField()
-    target_type = models.CharField(max_length=32, blank=True, default="")
-    target_id = models.BigIntegerField(null=True, blank=True)
-    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+")
-    note = models.TextField(blank=True, default="")
-    log_meta = models.JSONField(null=True, blank=True)
-    expected_checkin = models.DateField(null=True, blank=True)
-    action_date = models.DateTimeField()
-    action_source = models.CharField(max_length=16, blank=True, default="api")
-    remote_ip = models.CharField(max_length=64, blank=True, default="")
-    user_agent = models.CharField(max_length=255, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    objects = ActionLogQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        indexes = [
-            models.Index(fields=["item_type", "item_id"]),
-            models.Index(fields=["target_type", "target_id"]),
-            models.Index(fields=["action_type"]),
-            models.Index(fields=["created_at"]),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.action_type} {self.item_type}#{self.item_id}"

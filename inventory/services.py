@@ -21,12 +21,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from activity.choices import ActionType
+from activity.models import ActionLog
+from activity.services import log_action
 from assetsvc.models import SiteSettings
 from assetsvc.site import forget_site_settings, get_site_settings
 from companies.querysets import caller_chooses_company
 from inventory import signals
-from inventory.actionlog import log_action
-from inventory.choices import ActionType, StatusType, TargetType
+from inventory.choices import StatusType, TargetType
 from inventory.exceptions import (
     AssetAlreadyCheckedInError,
     AssetNotAvailableError,
@@ -36,7 +38,7 @@ from inventory.exceptions import (
     AssetTagTakenError,
     InvalidCheckoutTargetError,
 )
-from inventory.models import ActionLog, Asset, Location, StatusLabel
+from inventory.models import Asset, Location, StatusLabel
 
 if TYPE_CHECKING:
     from companies.models import Company

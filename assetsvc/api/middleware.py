@@ -12,6 +12,7 @@ from django_ratelimit.core import get_usage
 from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
 from assetsvc.conf import app_settings
 from assetsvc.registry import hook
+from assetsvc.request_meta import reset_request_meta, set_request_meta
 from assetsvc.site import close_request_scope, open_request_scope
 
 logger = logging.getLogger("assetsvc.api")
@@ -46,6 +47,25 @@ class ApiErrorMiddleware:
             return None
         logger.exception("Unhandled error on %s %s", request.method, request.path_info)
         return json_error(SERVER_ERROR, 500)
+
+
+class RequestMetaMiddleware:
+    """Records where every request came from (address, user agent, ``api`` or ``gui`` for the admin) for the
+    action-log rows it writes, so no view can forget it (``assetsvc.request_meta``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = set_request_meta(
+            remote_ip=request.META.get("REMOTE_ADDR", ""),
+            user_agent=request.META.get("HTTP_USER_AGENT", ""),
+            action_source="api" if is_api_request(request) else "gui",
+        )
+        try:
+            return self.get_response(request)
+        finally:
+            reset_request_meta(token)
 
 
 def rate_limit_key(group: str, request) -> str:

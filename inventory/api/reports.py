@@ -14,10 +14,10 @@ from rest_framework import serializers
 from rest_framework.permissions import BasePermission
 
 from accounts.permissions import has_access
+from activity.choices import ActionType
+from activity.models import ActionLog
 from assetsvc.api.formats import brief, iso_date, iso_utc
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
-from inventory.choices import ActionType
-from inventory.models import ActionLog
 
 #: ``item_type`` / ``target_type`` value → (app label, model name) used to resolve names.
 KIND_MODELS = {

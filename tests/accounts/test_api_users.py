@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import personal_token_issue
-from inventory.models import ActionLog
+from activity.models import ActionLog
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, PermissionGroupFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

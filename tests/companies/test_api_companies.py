@@ -7,9 +7,9 @@ import io
 import pytest
 from django.core.management import call_command
 
+from activity.models import ActionLog
 from companies.models import Company
 from inventory.choices import StatusType
-from inventory.models import ActionLog
 from tests.factories import (
     AssetFactory,
     CompanyFactory,

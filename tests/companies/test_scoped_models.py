@@ -8,10 +8,10 @@ from django.apps import apps
 from django.db import models
 from django.test.utils import isolate_apps
 
+from assetsvc.scoping import ScopedQuerySet
 from companies.checks import UNSCOPED_COMPANY_MODELS, check_company_scoping, unscoped_company_models
 from companies.counts import company_counts
 from companies.models import CompanyScopedModel
-from companies.querysets import CompanyScopedQuerySet
 
 
 def test_every_model_with_a_company_is_scoped_or_exempt_with_a_reason():
@@ -23,8 +23,8 @@ def test_every_model_with_a_company_is_scoped_or_exempt_with_a_reason():
 
 
 def test_assets_and_users_are_scoped():
-    for label in ("inventory.Asset", "accounts.User", "inventory.ActionLog"):
-        assert isinstance(apps.get_model(label)._default_manager.all(), CompanyScopedQuerySet), label
+    for label in ("inventory.Asset", "accounts.User", "activity.ActionLog"):
+        assert isinstance(apps.get_model(label)._default_manager.all(), ScopedQuerySet), label
 
 
 def test_every_company_scoped_model_is_counted_by_the_company_record():
@@ -46,7 +46,7 @@ def test_the_check_catches_a_model_that_forgot_the_scoped_manager():
             app_label = "companies"
 
     assert unscoped_company_models([Forgetful, Inheriting]) == ["companies.Forgetful"]
-    assert isinstance(Inheriting._default_manager.all(), CompanyScopedQuerySet)
+    assert isinstance(Inheriting._default_manager.all(), ScopedQuerySet)
 
 
 @pytest.mark.django_db

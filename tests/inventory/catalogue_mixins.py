@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from inventory.models import ActionLog
+from activity.models import ActionLog
 from tests.factories import UserFactory
 
 ENVELOPE_KEYS = ["status", "messages", "payload"]

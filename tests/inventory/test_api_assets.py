@@ -7,8 +7,9 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from activity.models import ActionLog
 from inventory.choices import StatusType
-from inventory.models import ActionLog, Asset
+from inventory.models import Asset
 from inventory.services import add_months
 from tests.factories import (
     AssetFactory,

@@ -7,8 +7,9 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from activity.models import ActionLog
 from inventory.choices import StatusType
-from inventory.models import ActionLog, Asset
+from inventory.models import Asset
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, StatusLabelFactory, UserFactory
 from tests.factories.inventory import checked_out_asset
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from inventory.models import ActionLog, Asset
+from activity.models import ActionLog
+from inventory.models import Asset
 from tests.factories import AssetFactory, CompanyFactory, UserFactory
 from tests.factories.inventory import checked_out_asset
 

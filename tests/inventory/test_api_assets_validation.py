@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from activity.models import ActionLog
 from inventory.choices import StatusType
-from inventory.models import ActionLog, Asset
+from inventory.models import Asset
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from inventory.models import ActionLog, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from activity.models import ActionLog
+from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,

@@ -8,7 +8,8 @@ import threading
 import pytest
 from django.db import connection
 
-from inventory.models import ActionLog, Asset
+from activity.models import ActionLog
+from inventory.models import Asset
 from tests.conftest import TokenClient
 from tests.factories import AssetFactory, AssetModelFactory, LocationFactory, StatusLabelFactory, UserFactory
 

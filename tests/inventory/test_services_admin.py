@@ -6,7 +6,8 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.test import Client
 
-from inventory.models import ActionLog, Asset
+from activity.models import ActionLog
+from inventory.models import Asset
 from tests.factories import AssetFactory, AssetModelFactory, StatusLabelFactory, UserFactory
 from tests.factories.inventory import checked_out_asset
 

@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from django.core.exceptions import ValidationError
 
+from activity.models import ActionLog
 from inventory import services, signals
 from inventory.exceptions import (
     AssetAlreadyCheckedInError,
@@ -15,7 +16,7 @@ from inventory.exceptions import (
     AssetTagTakenError,
     InvalidCheckoutTargetError,
 )
-from inventory.models import ActionLog, Asset
+from inventory.models import Asset
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, StatusLabelFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from activity.models import ActionLog
 from companies.models import Company
-from inventory.models import ActionLog, Asset
+from inventory.models import Asset
 from tests.factories import AssetFactory, CompanyFactory, StatusLabelFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

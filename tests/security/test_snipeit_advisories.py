@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import PermissionGroup, User
-from inventory.models import ActionLog, Asset
+from activity.models import ActionLog
+from inventory.models import Asset
 from tests.factories import AssetFactory, PermissionGroupFactory, StatusLabelFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

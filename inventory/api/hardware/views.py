@@ -12,11 +12,12 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from accounts.models import User
+from activity.models import ActionLog
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import ApiViewSet, SortFilter, success
 from companies.querysets import caller_chooses_company
-from inventory import actionlog, selectors, services
+from inventory import selectors, services
 from inventory.api.hardware.records import (
     ASSET_LIST_FIELDS,
     ASSET_RELATED,
@@ -38,7 +39,7 @@ from inventory.api.hardware.serializers import (
 from inventory.api.reports import activity_rows
 from inventory.choices import TargetType
 from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError, InvalidCheckoutTargetError
-from inventory.models import ActionLog, Asset, Location
+from inventory.models import Asset, Location
 
 _ID = re.compile(r"^[0-9]{1,18}$")
 
@@ -92,14 +93,6 @@ class AssetViewSet(ApiViewSet):
     }
 
     # -- plumbing ---------------------------------------------------------------------------------------------
-
-    def dispatch(self, request, *args, **kwargs):
-        token = actionlog.set_request_meta(remote_ip=request.META.get("REMOTE_ADDR", ""),
-                                          user_agent=request.META.get("HTTP_USER_AGENT", ""))
-        try:
-            return super().dispatch(request, *args, **kwargs)
-        finally:
-            actionlog.reset_request_meta(token)
 
     def initial(self, request, *args, **kwargs):
         if self.action == "bytag_action":

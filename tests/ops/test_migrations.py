@@ -1,0 +1,82 @@
+"""Upgrades keep data: a database populated before the action log moved from ``inventory`` to ``activity`` migrates
+forward with every asset, log row and token intact (the table is kept; only Django's model state moves)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+BEFORE_MOVE = [("inventory", "0002_location_name_ci_unique"), ("activity", None)]
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return MigrationExecutor(connection)._create_project_state(with_applied_migrations=True).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_populated_database_keeps_assets_log_rows_and_tokens_across_the_move():
+    old = _migrate(BEFORE_MOVE)
+    assert "actionlog" in old.all_models["inventory"] and "activity" not in old.all_models
+    Company = old.get_model("companies", "Company")
+    User = old.get_model("accounts", "User")
+    StatusLabel = old.get_model("inventory", "StatusLabel")
+    Category = old.get_model("inventory", "Category")
+    AssetModel = old.get_model("inventory", "AssetModel")
+    Asset = old.get_model("inventory", "Asset")
+    OldActionLog = old.get_model("inventory", "ActionLog")
+    Application = old.get_model("oauth2_provider", "Application")
+    AccessToken = old.get_model("oauth2_provider", "AccessToken")
+    PersonalAccessToken = old.get_model("accounts", "PersonalAccessToken")
+    ContentType = old.get_model("contenttypes", "ContentType")
+    ContentType.objects.get_or_create(app_label="inventory", model="actionlog")
+
+    company = Company.objects.create(name="Acme")
+    admin = User.objects.create(username="old-admin", permissions={"superuser": 1}, password="!")
+    label = StatusLabel.objects.create(name="Ready", type="deployable")
+    category = Category.objects.create(name="Laptops", category_type="asset")
+    model = AssetModel.objects.create(name="X1", category=category)
+    assets = [Asset.objects.create(asset_tag=f"OLD-{n}", model=model, status=label, company=company)
+              for n in range(3)]
+    now = timezone.now()
+    for asset in assets:
+        OldActionLog.objects.create(action_type="create", item_type="asset", item_id=asset.pk, created_by=admin,
+                                    company=company, note=f"created {asset.asset_tag}", action_date=now,
+                                    remote_ip="10.0.0.1", user_agent="old-client", log_meta={"k": 1})
+    raw = "pre-upgrade-token-value"
+    client = Application.objects.create(name="Personal Access Client", client_id="c1", client_type="confidential",
+                                        authorization_grant_type="client-credentials", skip_authorization=True)
+    access = AccessToken.objects.create(user=admin, application=client, token="",
+                                        token_checksum=hashlib.sha256(raw.encode()).hexdigest(),
+                                        expires=now + timedelta(days=30), scope="")
+    PersonalAccessToken.objects.create(user=admin, application=client, access_token=access, name="old",
+                                       expires_at=now + timedelta(days=30))
+    old_rows = list(OldActionLog.objects.order_by("pk").values())
+
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    from django.contrib.contenttypes.models import ContentType as CurrentContentType
+
+    from activity.models import ActionLog
+    from inventory.models import Asset as CurrentAsset
+
+    assert ActionLog._meta.db_table == "inventory_actionlog"
+    assert list(ActionLog.objects.order_by("pk").values()) == old_rows
+    assert set(CurrentAsset.objects.values_list("asset_tag", flat=True)) == {"OLD-0", "OLD-1", "OLD-2"}
+    assert CurrentContentType.objects.filter(app_label="activity", model="actionlog").exists()
+    assert not CurrentContentType.objects.filter(app_label="inventory", model="actionlog").exists()
+
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert api.get("/api/v1/users/me").json()["username"] == "old-admin"
+    activity = api.get("/api/v1/reports/activity", {"limit": 50}).json()
+    assert activity["total"] == 3
+    assert {row["note"] for row in activity["rows"]} == {"created OLD-0", "created OLD-1", "created OLD-2"}
