@@ -36,8 +36,11 @@ serve: install .secret_key
 test: install
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+# ruff, and the one-way app layers (import-linter contract in pyproject.toml: a module imports only from its own
+# layer or below, also inside functions).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # Regenerate the lock file after changing dependencies in pyproject.toml (needs uv: pip install uv).
 lock:

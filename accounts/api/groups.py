@@ -13,9 +13,10 @@ from rest_framework.response import Response
 from accounts import services
 from accounts.api.serializers import PermissionsField, permissions_map
 from accounts.models import PermissionGroup, User
+from assetsvc.api.fields import StrictCharField, TextField
 from assetsvc.api.formats import iso_utc
 from assetsvc.api.permissions import HasItemPermission
-from assetsvc.api.serializers import ApiSerializer, StrictCharField, TextField
+from assetsvc.api.serializers import ApiSerializer
 from assetsvc.api.viewsets import ApiViewSet, success
 
 

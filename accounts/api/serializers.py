@@ -3,14 +3,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.validators import EmailValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import PermissionGroup, PersonalAccessToken, User
 from accounts.permissions import PERMISSION_KEY_SET, normalize_permission_value
+from assetsvc.api.fields import StrictCharField, company_brief, person_brief, reference_limit
 from assetsvc.api.formats import brief, datetime_object, iso_utc_micro
-from assetsvc.api.serializers import ApiSerializer, StrictCharField
+from assetsvc.api.serializers import ApiSerializer
 
 
 class TokenCreateSerializer(ApiSerializer):
@@ -56,6 +56,7 @@ class UserProfileSerializer(serializers.Serializer):
         request = self.context.get("request")
         groups = list(user.groups.all())
         caller = getattr(request, "user", None)
+        limit = reference_limit(self.context)
 
         def can(key: str) -> bool:
             return bool(caller and caller.has_access(key))
@@ -73,14 +74,13 @@ class UserProfileSerializer(serializers.Serializer):
             "notes": user.notes or None,
             "permissions": permissions_map(user),
             "activated": bool(user.is_active),
-            "company": brief(user.company),
+            "company": company_brief(user.company, limit),
             "location": brief(user.location),
             "assets_count": int(getattr(user, "assets_count", 0) or 0),
             "licenses_count": int(getattr(user, "licenses_count", 0) or 0),
             "accessories_count": int(getattr(user, "accessories_count", 0) or 0),
             "consumables_count": int(getattr(user, "consumables_count", 0) or 0),
-            "created_by": None if user.created_by is None else {"id": user.created_by.pk,
-                                                                  "name": user.created_by.full_name},
+            "created_by": person_brief(user.created_by, limit),
             "created_at": datetime_object(user.created_at),
             "updated_at": datetime_object(user.updated_at),
             "last_login": datetime_object(user.last_login),
@@ -95,23 +95,6 @@ class UserProfileSerializer(serializers.Serializer):
                 {"total": len(groups), "rows": [{"id": g.pk, "name": g.name} for g in groups]} if groups else None
             ),
         }
-
-
-class EmailField(serializers.EmailField):
-    """An optional e-mail address with Laravel's message (DRF bakes its own text into the validator)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("allow_null", True)
-        super().__init__(**kwargs)
-        for validator in self.validators:
-            if isinstance(validator, EmailValidator):
-                validator.message = "The email must be a valid email address."
-
-    def to_internal_value(self, data: Any) -> str:
-        if isinstance(data, bool) or not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 @extend_schema_field({"type": "object", "additionalProperties": {"type": "integer", "enum": [-1, 0, 1]}})

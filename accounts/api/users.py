@@ -12,15 +12,17 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from accounts import services
-from accounts.api.serializers import EmailField, GroupsField, PermissionsField, UserProfileSerializer
+from accounts.api.serializers import GroupsField, PermissionsField, UserProfileSerializer
 from accounts.models import User
+from assetsvc.api.fields import EmailField, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
 from assetsvc.api.filters import IdFilter, parse_id
 from assetsvc.api.inputs import parse_flag
-from assetsvc.api.serializers import ApiSerializer, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
+from assetsvc.api.serializers import ApiSerializer
 from assetsvc.api.viewsets import ApiViewSet, success
 from companies.models import Company
-from inventory.models import Location
 
+#: Locations belong to inventory, a layer above accounts: the user's ``location`` foreign key names the model.
+LOCATION_MODEL = User._meta.get_field("location").related_model
 PERMISSION_ITEM = re.compile(r"^permissions\[([^\]]+)\]$")
 
 
@@ -40,8 +42,8 @@ class UserWriteSerializer(ApiSerializer):
     activated = serializers.BooleanField(required=False)
     company_id = ScopedPrimaryKeyRelatedField(queryset=Company.objects.all(), required=False, allow_null=True,
                                               source="company")
-    location_id = ScopedPrimaryKeyRelatedField(queryset=Location.objects.all(), required=False, allow_null=True,
-                                               source="location")
+    location_id = ScopedPrimaryKeyRelatedField(queryset=LOCATION_MODEL._default_manager.all(), required=False,
+                                               allow_null=True, source="location")
     permissions = PermissionsField()
     groups = GroupsField()
 

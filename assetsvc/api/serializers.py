@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core import validators as django_validators
 from rest_framework import fields as drf_fields
 from rest_framework import relations, serializers
@@ -98,73 +96,3 @@ class ApiSerializer(ApiSerializerMixin, serializers.Serializer):
 
 class ApiModelSerializer(ApiSerializerMixin, serializers.ModelSerializer):
     pass
-
-
-class TextField(serializers.CharField):
-    """Optional text: null (and Laravel's empty string → null) is stored as ``""``; trimmed; no NUL bytes."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("allow_blank", True)
-        kwargs.setdefault("allow_null", True)
-        super().__init__(**kwargs)
-
-    def validate_empty_values(self, data):
-        if data is None:
-            return True, ""
-        return super().validate_empty_values(data)
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictCharField(serializers.CharField):
-    """A required string: numbers are accepted as text, lists and objects are not."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """An integer: ``12`` or ``"12"``; not ``1.5``, ``true`` or ``[1]``."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or isinstance(data, list | dict):
-            self.fail("invalid")
-        if isinstance(data, float) and not data.is_integer():
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class ScopedPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
-    """A foreign key limited to what the caller may see: other companies' ids are as unknown as missing ones."""
-
-    def get_queryset(self):
-        queryset = super().get_queryset()
-        request = self.context.get("request")
-        restrict = getattr(queryset, "restrict", None)
-        if restrict is not None:
-            queryset = restrict(getattr(request, "user", None))
-        return queryset
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or isinstance(data, list | dict):
-            self.fail("incorrect_type", data_type=type(data).__name__)
-        if isinstance(data, float):
-            if not data.is_integer():
-                self.fail("incorrect_type", data_type="float")
-            data = int(data)
-        if isinstance(data, str):
-            data = data.strip()
-            if not data.lstrip("-").isdigit():
-                self.fail("incorrect_type", data_type="str")
-        try:
-            if abs(int(data)) > 2**62:
-                self.fail("does_not_exist", pk_value=data)
-        except (TypeError, ValueError):
-            self.fail("incorrect_type", data_type=type(data).__name__)
-        return super().to_internal_value(data)

@@ -5,9 +5,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from accounts.api.serializers import EmailField
+from assetsvc.api.fields import EmailField, StrictCharField, TextField, person_brief, reference_limit
 from assetsvc.api.formats import brief, iso_utc
-from assetsvc.api.serializers import ApiSerializer, StrictCharField, TextField
+from assetsvc.api.serializers import ApiSerializer
 from companies.counts import COUNT_NAMES
 from companies.models import Company
 
@@ -35,7 +35,7 @@ class CompanySerializer(serializers.Serializer):
             "image": None,
             "tag_color": company.tag_color or None,
             **counts,
-            "created_by": brief(company.created_by, "full_name"),
+            "created_by": person_brief(company.created_by, reference_limit(self.context)),
             "notes": company.notes or None,
             "created_at": iso_utc(company.created_at),
             "updated_at": iso_utc(company.updated_at),

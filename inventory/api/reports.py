@@ -16,8 +16,10 @@ from rest_framework.permissions import BasePermission
 from accounts.permissions import has_access
 from activity.choices import ActionType
 from activity.models import ActionLog
+from assetsvc.api.fields import visible_reference
 from assetsvc.api.formats import brief, iso_date, iso_utc
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
+from assetsvc.scoping import limiting_company_id
 
 #: ``item_type`` / ``target_type`` value → (app label, model name) used to resolve names.
 KIND_MODELS = {
@@ -75,20 +77,26 @@ def _load_objects(logs: list[ActionLog]) -> dict[tuple[str, int], Any]:
     return found
 
 
-def _person(user) -> dict[str, Any] | None:
+def _person(user, limit_company_id: int | None) -> dict[str, Any] | None:
+    user = visible_reference(user, limit_company_id)
     if user is None:
         return None
     return {"id": user.pk, "name": user.full_name, "first_name": user.first_name, "last_name": user.last_name}
 
 
-def activity_rows(logs) -> list[dict[str, Any]]:
-    """Rows in Snipe-IT's ``ActionlogsTransformer`` shape; ``log_meta`` keeps raw ``{field: {old, new}}``."""
+def activity_rows(logs, limit_company_id: int | None = None) -> list[dict[str, Any]]:
+    """Rows in Snipe-IT's ``ActionlogsTransformer`` shape; ``log_meta`` keeps raw ``{field: {old, new}}``.
+
+    ``limit_company_id`` (the caller's, under separation) hides another company's people: the actor, and a target
+    user, are answered as null / without a name (assetsvc.api.fields.visible_reference)."""
     logs = list(logs)
     objects = _load_objects(logs)
     rows = []
     for log in logs:
         item = objects.get((log.item_type, log.item_id))
         target = objects.get((log.target_type, log.target_id)) if log.target_type else None
+        if log.target_type == "user":
+            target = visible_reference(target, limit_company_id)
         next_audit = getattr(item, "next_audit_date", None) if log.item_type == "asset" else None
         rows.append({
             "id": log.pk,
@@ -106,8 +114,8 @@ def activity_rows(logs) -> list[dict[str, Any]]:
             "next_audit_date": iso_date(next_audit),
             "days_to_next_audit": (next_audit - log.created_at.date()).days if next_audit else None,
             "action_type": ACTION_LABELS.get(log.action_type, log.action_type),
-            "admin": _person(log.created_by),
-            "created_by": _person(log.created_by),
+            "admin": _person(log.created_by, limit_company_id),
+            "created_by": _person(log.created_by, limit_company_id),
             "target": ({"id": log.target_id, "name": _name_of(target) if target is not None else None,
                         "type": log.target_type} if log.target_type else None),
             "note": log.note or None,
@@ -191,4 +199,4 @@ class ActivityReportViewSet(ApiViewSet):
                    responses={200: OpenApiResponse(description="{total, rows} of action-log rows")})
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(activity_rows(page))
+        return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user)))

@@ -7,21 +7,27 @@ import re
 from typing import Any
 
 from django.core.validators import EmailValidator, RegexValidator
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import User
-from assetsvc.api.formats import brief, iso_utc
-from assetsvc.api.serializers import (
-    ApiModelSerializer,
+from assetsvc.api.fields import (
+    BriefField,
+    CompanyBriefField,
+    CountField,
+    IsoUtcField,
+    LenientBooleanField,
+    NullIfEmptyField,
+    OptionalIntegerField,
     ScopedPrimaryKeyRelatedField,
     StrictCharField,
-    StrictIntegerField,
     TextField,
+    UserBriefField,
+    VisibleMixin,
 )
+from assetsvc.api.formats import brief
+from assetsvc.api.serializers import ApiModelSerializer
 from companies.models import Company
-from companies.visibility import hidden_from, limiting_company_id
 from inventory.catalogue_services import UNIQUE_MESSAGES, name_taken
 from inventory.choices import CategoryType, StatusType
 from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
@@ -35,59 +41,6 @@ ACTIONS_SCHEMA = {"type": "object", "additionalProperties": {"type": "boolean"}}
 MAX_INT = 2_147_483_647
 
 # --- read-side fields ---------------------------------------------------------------------------------------------
-
-
-@extend_schema_field(OpenApiTypes.DATETIME)
-class IsoUtcField(serializers.ReadOnlyField):
-    def to_representation(self, value):
-        return iso_utc(value)
-
-
-@extend_schema_field(BRIEF_SCHEMA)
-class BriefField(serializers.ReadOnlyField):
-    def to_representation(self, value):
-        return brief(value)
-
-
-class VisibleMixin:
-    """Answers null for a reference to another company's user or company (companies/visibility.py)."""
-
-    def get_attribute(self, instance):
-        value = super().get_attribute(instance)
-        if "limit_company_id" not in self.context:
-            request = self.context.get("request")
-            self.context["limit_company_id"] = limiting_company_id(getattr(request, "user", None))
-        return None if hidden_from(self.context["limit_company_id"], value) else value
-
-
-@extend_schema_field(BRIEF_SCHEMA)
-class CompanyBriefField(VisibleMixin, BriefField):
-    pass
-
-
-@extend_schema_field(BRIEF_SCHEMA)
-class UserBriefField(VisibleMixin, serializers.ReadOnlyField):
-    def to_representation(self, value):
-        return {"id": value.pk, "name": value.full_name}
-
-
-@extend_schema_field({"type": "string", "nullable": True})
-class NullIfEmptyField(serializers.ReadOnlyField):
-    """Snipe-IT answers ``null`` for these empty strings (location address parts, model number, notes)."""
-
-    def to_representation(self, value):
-        return value if value not in ("", None) else None
-
-
-class CountField(serializers.IntegerField):
-    """A count annotated on the queryset (never a per-row query)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("read_only", True)
-        super().__init__(**kwargs)
-
-    def to_representation(self, value):
-        return int(value or 0)
 
 
 class RecordSerializer(serializers.ModelSerializer):
@@ -307,28 +260,6 @@ class AssetModelSerializer(RecordSerializer):
 
 
 # --- write side ---------------------------------------------------------------------------------------------------
-
-
-class LenientBooleanField(serializers.BooleanField):
-    """An optional flag: ``null`` (or Laravel's empty string) means false, as Snipe-IT stores it."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("required", False)
-        super().__init__(**kwargs)
-
-    def validate_empty_values(self, data):
-        if data is None:
-            return True, False
-        return super().validate_empty_values(data)
-
-
-class OptionalIntegerField(StrictIntegerField):
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("allow_null", True)
-        kwargs.setdefault("min_value", 0)
-        kwargs.setdefault("max_value", MAX_INT)
-        super().__init__(**kwargs)
 
 
 def name_field(min_length: int = 1) -> StrictCharField:

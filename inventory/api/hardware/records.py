@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.permissions import has_access
+from assetsvc.api.fields import person_brief
 from assetsvc.api.formats import brief, iso_date, iso_utc, money
-from companies.visibility import hidden_from, limiting_company_id
+from assetsvc.scoping import limiting_company_id
 from inventory.choices import StatusType
 from inventory.models import Asset
 from inventory.services import add_months
@@ -106,8 +107,7 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "assigned_to": assigned_to(asset),
         "warranty_months": asset.warranty_months,
         "warranty_expires": warranty_expires,
-        "created_by": (None if hidden_from(perms.get("limit_company_id"), asset.created_by)
-                       else brief(asset.created_by, "full_name")),
+        "created_by": person_brief(asset.created_by, perms.get("limit_company_id")),
         "created_at": iso_utc(asset.created_at),
         "updated_at": iso_utc(asset.updated_at),
         "last_audit_date": iso_utc(asset.last_audit_date),

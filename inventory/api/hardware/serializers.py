@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
-from assetsvc.api.serializers import (
-    ApiSerializer,
+from assetsvc.api.fields import (
+    FlexibleBooleanField,
+    LenientDateField,
+    LenientDateTimeField,
+    MoneyField,
     ScopedPrimaryKeyRelatedField,
     StrictCharField,
     StrictIntegerField,
     TextField,
 )
+from assetsvc.api.serializers import ApiSerializer
 from companies.models import Company
 from inventory.choices import StatusType, TargetType
 from inventory.models import AssetModel, Location, StatusLabel, Supplier
@@ -27,81 +29,6 @@ MAX_PURCHASE_COST = Decimal("99999999999.99")
 TARGET_KEYS = ("assigned_user", "assigned_asset", "assigned_location")
 TARGET_TYPE_OF_KEY = {"assigned_user": TargetType.USER, "assigned_asset": TargetType.ASSET,
                       "assigned_location": TargetType.LOCATION}
-
-
-class LenientDateField(serializers.DateField):
-    """``YYYY-MM-DD`` (a date-time is accepted and cut to its date); impossible dates such as 2023-02-30 fail."""
-
-    def to_internal_value(self, value):
-        if isinstance(value, date) and not isinstance(value, datetime):
-            return value
-        if not isinstance(value, str):
-            self.fail("invalid", format="YYYY-MM-DD")
-        text = value.strip()
-        try:
-            parsed = parse_date(text[:10]) if len(text) >= 10 else None
-            if parsed is not None and len(text) > 10 and parse_datetime(text.replace(" ", "T", 1)) is None:
-                parsed = None
-        except ValueError:
-            parsed = None
-        if parsed is None:
-            self.fail("invalid", format="YYYY-MM-DD")
-        return parsed
-
-
-class LenientDateTimeField(serializers.DateTimeField):
-    """A date (midnight in TIME_ZONE) or a date-time (``YYYY-MM-DD HH:MM:SS`` or ISO 8601)."""
-
-    def to_internal_value(self, value):
-        if not isinstance(value, str):
-            self.fail("invalid", format="YYYY-MM-DD")
-        text = value.strip()
-        try:
-            if len(text) == 10:
-                day = parse_date(text)
-                moment = datetime.combine(day, time.min) if day else None
-            else:
-                moment = parse_datetime(text.replace(" ", "T", 1))
-        except ValueError:
-            moment = None
-        if moment is None:
-            self.fail("invalid", format="YYYY-MM-DD")
-        if timezone.is_naive(moment):
-            moment = timezone.make_aware(moment)
-        return moment
-
-
-class MoneyField(serializers.DecimalField):
-    """A non-negative amount up to 99,999,999,999.99, as a JSON number or a string (thousands commas are dropped,
-    as Snipe-IT does); more than two decimals are rounded half up."""
-
-    def __init__(self, **kwargs):
-        super().__init__(max_digits=13, decimal_places=2, **kwargs)
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
-            self.fail("invalid")
-        text = str(data).strip().replace(",", "")
-        try:
-            value = Decimal(text)
-        except InvalidOperation:
-            self.fail("invalid")
-        if not value.is_finite():
-            self.fail("invalid")
-        if value < 0:
-            self.fail("min_value", min_value=0)
-        if value > MAX_PURCHASE_COST:
-            self.fail("max_value", max_value=MAX_PURCHASE_COST)
-        return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-
-
-class FlexibleBooleanField(serializers.BooleanField):
-    """true/false, 1/0, "yes"/"no"; null reads as false."""
-
-    def validate_empty_values(self, data):
-        if data is None:
-            return True, False
-        return super().validate_empty_values(data)
 
 
 def _fk(queryset, **kwargs) -> ScopedPrimaryKeyRelatedField:

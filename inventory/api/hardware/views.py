@@ -16,6 +16,7 @@ from activity.models import ActionLog
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import ApiViewSet, SortFilter, success
+from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
 from inventory import selectors, services
 from inventory.api.hardware.records import (
@@ -219,7 +220,7 @@ class AssetViewSet(ApiViewSet):
         logs = ActionLog.objects.restrict(request.user).for_item("asset", asset.pk).select_related(
             "created_by", "location").order_by("-created_at", "-id")
         page = self.paginate_queryset(logs)
-        return self.get_paginated_response(activity_rows(page))
+        return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user)))
 
     # -- writes -------------------------------------------------------------------------------------------------
 
