@@ -395,3 +395,36 @@ def test_no_admin_action_offers_djangos_raw_bulk_delete(admin_client):
         request = admin_client.get(url(model)).wsgi_request
         assert "delete_selected" not in admin.site._registry[model].get_actions(request)
     assert PersonalAccessToken  # the token admin keeps its own, already service-backed, delete
+
+
+def _in_use(kind: str):
+    """A catalogue entry of ``kind`` that something still uses, and the API's refusal message."""
+    from inventory import catalogue_services as cs
+    from tests.factories import CategoryFactory, LocationFactory, SupplierFactory
+
+    if kind == "category":
+        category = CategoryFactory()
+        AssetModelFactory(category=category)
+        return category, cs.CATEGORY_IN_USE.format(type=category.category_type)
+    if kind == "supplier":
+        supplier = SupplierFactory()
+        AssetFactory(supplier=supplier)
+        return supplier, cs.SUPPLIER_IN_USE.format(count=1)
+    if kind == "location":
+        location = LocationFactory()
+        AssetFactory(rtd_location=location)
+        return location, cs.LOCATION_IN_USE
+    asset_model = AssetModelFactory()
+    AssetFactory(model=asset_model)
+    return asset_model, cs.MODEL_IN_USE
+
+
+@pytest.mark.parametrize("kind", ["category", "supplier", "location", "model"])
+def test_catalogue_entry_in_use_cannot_be_deleted(admin_client, kind):
+    entry, message = _in_use(kind)
+    model = type(entry)
+    resp = admin_client.post(url(model, "delete", entry.pk), {"post": "yes"}, follow=True)
+    assert any(message.strip() in text for text in texts(resp))
+    fresh = model.objects.get(pk=entry.pk)
+    assert getattr(fresh, "deleted_at", None) is None
+    assert not ActionLog.objects.exists() and not LogEntry.objects.exists()
