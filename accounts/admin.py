@@ -1,33 +1,143 @@
+"""Django admin for accounts. Users and permission groups are saved, deleted and restored through
+``accounts.services`` with the API's own serializers validating the input (STYLE.md §2), so the admin refuses what the
+API refuses (unknown permission keys, privilege escalation, deleting a user who holds assets) and a user delete is
+soft, logged and revokes the user's tokens. Token records are read-only; deleting one revokes its secret."""
+
+from __future__ import annotations
+
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.contrib.auth.forms import AdminPasswordChangeForm
+from django.contrib.auth.forms import AdminPasswordChangeForm, BaseUserCreationForm, UserChangeForm
 
+from accounts import services
+from accounts.api.groups import GroupWriteSerializer
+from accounts.api.users import UserWriteSerializer
 from accounts.models import PermissionGroup, PersonalAccessToken, User
 from accounts.services import personal_token_delete, personal_token_revoke
+from assetsvc.admin_services import (
+    ServiceAdminMixin,
+    ServiceFormMixin,
+    ServiceModelForm,
+    current_request,
+    error_map,
+)
+
+#: Admin form field → the API's input name, where the serializer's field ``source`` does not tell.
+USER_API_NAMES = {"is_active": "activated", "password1": "password"}
+
+
+class UserAddForm(ServiceFormMixin, BaseUserCreationForm):
+    """The add page: validated by the API's ``UserWriteSerializer``, saved by ``user_create``."""
+
+    api_serializer = UserWriteSerializer
+    api_names = USER_API_NAMES
+
+    class Meta(BaseUserCreationForm.Meta):
+        model = User
+        fields = ("username", "first_name", "last_name", "email")
+
+    def extra_post_clean(self) -> None:
+        self.validate_password_for_user(self.instance)
+
+    def call_service(self, data: dict[str, Any]) -> User:
+        return services.user_create(actor=self.actor, data=data)
+
+
+class UserEditForm(ServiceFormMixin, UserChangeForm):
+    """The change page: the changed fields only, validated as a PATCH and saved by ``user_update``."""
+
+    api_serializer = UserWriteSerializer
+    api_names = USER_API_NAMES
+
+    def call_service(self, data: dict[str, Any]) -> User:
+        return services.user_update(actor=self.actor, user=self.instance, data=data)
+
+
+class UserPasswordForm(ServiceFormMixin, AdminPasswordChangeForm):
+    """The password page, through ``user_update`` (logged; refused for a deleted user). A password cannot be made
+    unusable here: the API has no such verb."""
+
+    api_serializer = UserWriteSerializer
+    api_names = USER_API_NAMES
+    adding = False
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.fields.pop("usable_password", None)
+
+    def api_input(self) -> dict[str, Any]:
+        return {"password": self.cleaned_data["password1"]}  # the form's changed_data names only "password"
+
+    def add_service_error(self, exc: Exception) -> None:
+        # Django's password page shows field errors only: a refusal (e.g. a deleted user) goes under the password.
+        self.add_error("password1", [text for texts in error_map(exc).values() for text in texts])
+
+    def call_service(self, data: dict[str, Any]) -> User:
+        return services.user_update(actor=self.actor, user=self.user, data=data)
+
+    def save(self, commit: bool = True) -> User:
+        self.user = super().save(commit)
+        return self.user
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(ServiceAdminMixin, DjangoUserAdmin):
+    form = UserEditForm
+    add_form = UserAddForm
+    change_password_form = UserPasswordForm
     list_display = ["username", "email", "first_name", "last_name", "company", "is_active", "deleted_at"]
-    list_filter = ["is_active", "company"]
+    list_filter = ["is_active", "company", ("deleted_at", admin.EmptyFieldListFilter)]
     search_fields = ["username", "email", "first_name", "last_name", "employee_num"]
     ordering = ["username"]
     filter_horizontal = ["groups"]
-    change_password_form = AdminPasswordChangeForm
     fieldsets = [
         (None, {"fields": ["username", "password"]}),
         ("Person", {"fields": ["first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes"]}),
         ("Access", {"fields": ["is_active", "company", "location", "permissions", "groups"]}),
         ("Dates", {"fields": ["last_login", "created_at", "deleted_at"]}),
     ]
-    add_fieldsets = [(None, {"classes": ["wide"], "fields": ["username", "email", "password1", "password2"]})]
-    readonly_fields = ["last_login", "created_at"]
+    add_fieldsets = [(None, {"classes": ["wide"], "fields": ["username", "first_name", "last_name", "email",
+                                                             "password1", "password2"]})]
+    readonly_fields = ["last_login", "created_at", "deleted_at"]
+
+    def user_change_password(self, request, id, form_url=""):
+        token = current_request.set(request)  # Django builds this form itself: the acting user comes this way
+        try:
+            return super().user_change_password(request, id, form_url)
+        finally:
+            current_request.reset(token)
+
+    def delete_item(self, request, obj: User) -> None:
+        services.user_delete(actor=request.user, user=obj)
+
+    def restore_item(self, request, obj: User) -> None:
+        services.user_restore(actor=request.user, user=obj)
+
+
+class PermissionGroupForm(ServiceModelForm):
+    api_serializer = GroupWriteSerializer
+
+    class Meta:
+        model = PermissionGroup
+        fields = ["name", "permissions", "notes"]
+
+    def call_service(self, data: dict[str, Any]) -> PermissionGroup:
+        if self.adding:
+            return services.group_create(actor=self.actor, data=data)
+        return services.group_update(actor=self.actor, group=self.instance, data=data)
 
 
 @admin.register(PermissionGroup)
-class PermissionGroupAdmin(admin.ModelAdmin):
+class PermissionGroupAdmin(ServiceAdminMixin, admin.ModelAdmin):
+    form = PermissionGroupForm
     list_display = ["name", "created_at"]
     search_fields = ["name"]
+    readonly_fields = ["created_by", "created_at", "updated_at"]
+
+    def delete_item(self, request, obj: PermissionGroup) -> None:
+        services.group_delete(actor=request.user, group=obj)
 
 
 @admin.register(PersonalAccessToken)

@@ -53,6 +53,42 @@ def normalize_permission_value(value: Any) -> int | None:
     return None
 
 
+#: Why a permission map is refused (the API's and the admin's messages; ``{name}`` is the offending key).
+PERMISSION_MAP_MESSAGES = {
+    "not_a_dict": "The permissions must be an object.",
+    "unknown_key": 'The permission "{name}" does not exist.',
+    "bad_value": 'The permission "{name}" must be 1, 0 or -1.',
+}
+
+
+class PermissionMapError(ValueError):
+    """A permission map with an unknown key or value; ``code`` is a key of :data:`PERMISSION_MAP_MESSAGES`."""
+
+    def __init__(self, code: str, name: str = "") -> None:
+        self.code = code
+        self.name = name
+        super().__init__(PERMISSION_MAP_MESSAGES[code].format(name=name))
+
+
+def clean_permission_map(data: Any) -> dict[str, int]:
+    """The one rule for a stored permission map: an object of known keys to ``1``, ``0`` or ``-1`` (Snipe-IT's
+    ``"1"``/``true`` spellings normalised). Shared by the API's ``PermissionsField`` and the services, so the admin
+    and commands cannot store junk keys either. Raises :class:`PermissionMapError`."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PermissionMapError("not_a_dict")
+    out: dict[str, int] = {}
+    for key, value in data.items():
+        if key not in PERMISSION_KEY_SET:
+            raise PermissionMapError("unknown_key", str(key)[:100])
+        normalized = normalize_permission_value(value)
+        if normalized is None:
+            raise PermissionMapError("bad_value", key)
+        out[key] = normalized
+    return out
+
+
 def _evaluate(own: dict[str, int], groups: list[dict[str, int]], key: str) -> bool:
     value = own.get(key, 0)
     if value == 1:

@@ -153,6 +153,15 @@ def _permission_values(raw: dict | None) -> dict[str, int]:
     return out
 
 
+def checked_permissions(raw: Any) -> dict[str, int]:
+    """A permission map about to be stored, checked against the known keys and values (the API's serializer runs
+    the same rule first; this keeps the admin and commands from storing what the API refuses)."""
+    try:
+        return perms.clean_permission_map(raw)
+    except perms.PermissionMapError as exc:
+        raise ValidationError({"permissions": [str(exc)]}) from exc
+
+
 def user_outranks(target: User, actor: User) -> bool:
     """True when ``target`` holds a right ``actor`` lacks. Changing such a user (their e-mail, password, anything)
     would let ``actor`` take the account over and act with rights they were never given (GHSA-5448-v74m-7mv7),
@@ -257,7 +266,7 @@ def user_create(*, actor: User, data: dict[str, Any]) -> User:
         if "company" in data and company is not None:
             ensure_company_change_allowed(actor=actor, current_company_id=actor.company_id, new_company_id=company_id)
         company_id = actor.company_id
-    permissions = data.get("permissions") or {}
+    permissions = checked_permissions(data.get("permissions"))
     groups = data.get("groups") or []
     ensure_permission_change_allowed(actor=actor, target=None, new=permissions)
     ensure_group_change_allowed(actor=actor, target=None, new_ids={g.pk for g in groups})
@@ -296,7 +305,8 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
         new_company_id = new_company.pk if new_company is not None else None
         ensure_company_change_allowed(actor=actor, current_company_id=user.company_id, new_company_id=new_company_id)
     if "permissions" in data:
-        ensure_permission_change_allowed(actor=actor, target=user, new=data["permissions"] or {})
+        data = {**data, "permissions": checked_permissions(data["permissions"])}
+        ensure_permission_change_allowed(actor=actor, target=user, new=data["permissions"])
     if "groups" in data:
         ensure_group_change_allowed(actor=actor, target=user, new_ids={g.pk for g in data["groups"] or []})
     if user.pk == actor.pk and data.get("activated") is False:
@@ -402,7 +412,8 @@ def _save_group(group: PermissionGroup) -> None:
 def group_create(*, actor: User, data: dict[str, Any]) -> PermissionGroup:
     """Create a permission group (super users only: the view refuses everyone else)."""
     group = PermissionGroup(
-        name=data["name"], permissions=data.get("permissions") or {}, notes=data.get("notes") or "", created_by=actor
+        name=data["name"], permissions=checked_permissions(data.get("permissions")), notes=data.get("notes") or "",
+        created_by=actor,
     )
     _save_group(group)
     return group
@@ -416,7 +427,7 @@ def group_update(*, actor: User, group: PermissionGroup, data: dict[str, Any]) -
     if "name" in data:
         group.name = data["name"]
     if "permissions" in data:
-        group.permissions = data["permissions"] or {}
+        group.permissions = checked_permissions(data["permissions"])
     if "notes" in data:
         group.notes = data["notes"] or ""
     _save_group(group)

@@ -1,27 +1,39 @@
+"""Companies in the settings UI (super users only), saved and deleted through ``companies.services`` with the API's
+``CompanyWriteSerializer`` validating the input: a company that still has items or users cannot be deleted (rule 9,
+the API's message), and every change is logged."""
+
+from __future__ import annotations
+
+from typing import Any
+
 from django.contrib import admin
 
+from assetsvc.admin_services import ServiceAdminMixin, ServiceModelForm
+from companies import services
+from companies.api.serializers import CompanyWriteSerializer
 from companies.models import Company
 
 
-@admin.register(Company)
-class CompanyAdmin(admin.ModelAdmin):
-    """Companies in the settings UI (super users only). Deleting goes through the API's rule-9 guard; the admin's own
-    delete would fail on the protected foreign keys anyway, so it is not offered."""
+class CompanyForm(ServiceModelForm):
+    api_serializer = CompanyWriteSerializer
 
+    class Meta:
+        model = Company
+        fields = list(services.WRITABLE_FIELDS)
+
+    def call_service(self, data: dict[str, Any]) -> Company:
+        if self.adding:
+            return services.company_create(actor=self.actor, data=data)
+        return services.company_update(actor=self.actor, company=self.instance, data=data)
+
+
+@admin.register(Company)
+class CompanyAdmin(ServiceAdminMixin, admin.ModelAdmin):
+    form = CompanyForm
     list_display = ["name", "email", "phone", "created_at"]
     search_fields = ["name", "email"]
     readonly_fields = ["created_by", "created_at", "updated_at"]
     fields = ["name", "phone", "fax", "email", "tag_color", "notes", "created_by", "created_at", "updated_at"]
 
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-    def save_model(self, request, obj, form, change) -> None:
-        from companies import services
-
-        data = {field: form.cleaned_data.get(field) for field in services.WRITABLE_FIELDS}
-        if change:
-            saved = services.company_update(actor=request.user, company=obj, data=data)
-        else:
-            saved = services.company_create(actor=request.user, data=data)
-        obj.pk = saved.pk
+    def delete_item(self, request, obj: Company) -> None:
+        services.company_delete(actor=request.user, company=obj)

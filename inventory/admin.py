@@ -1,18 +1,20 @@
-"""Django admin for inventory. Assets go through the same services as the API (STYLE.md §2): their assignment,
-status, counters and audit dates are read-only here, and checkout, checkin, audit, delete and restore are admin
-actions calling ``inventory.services``. Catalogue models are registered plainly; the action log is in
-``activity.admin``."""
+"""Django admin for inventory. Assets go through the same services as the API (STYLE.md §2): they are saved by
+``asset_create``/``asset_update`` while the form validates (a refusal is a form error), their assignment, status,
+counters and audit dates are read-only here, and checkout, checkin, audit, delete and restore are admin actions
+calling ``inventory.services``. Catalogue entries are validated by the API's write serializers and saved, deleted and
+restored by ``inventory.catalogue_services``. The action log is in ``activity.admin``."""
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 
 from accounts.models import User
-from assetsvc.exceptions import DomainError
-from inventory import services
+from assetsvc.admin_services import ServiceAdminMixin, ServiceModelForm
+from inventory import catalogue_services, services
+from inventory.api.catalogue import serializers as catalogue_serializers
 from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
 SERVICE_OWNED = ["assigned_user", "assigned_asset", "assigned_location", "last_checkout", "last_checkin",
@@ -22,27 +24,23 @@ EDITABLE = ["asset_tag", "name", "serial", "model", "status", "company", "suppli
             "notes", "order_number", "warranty_months", "purchase_date", "purchase_cost", "byod", "requestable"]
 
 
-def _error_text(exc: Exception) -> str:
-    if isinstance(exc, DomainError):
-        return exc.message
-    if isinstance(exc, ValidationError):
-        return "; ".join(f"{k}: {' '.join(v)}" for k, v in getattr(exc, "message_dict", {"": exc.messages}).items())
-    return str(exc)
+class AssetAdminForm(ServiceModelForm):
+    """Saved by ``asset_create`` (every filled field) or ``asset_update`` (the changed ones); the purchase cost and
+    warranty limits are the model's (``Asset.clean``), shared with the API."""
 
-
-class AssetAdminForm(forms.ModelForm):
     class Meta:
         model = Asset
         fields = EDITABLE
 
-    def clean_asset_tag(self):
-        tag = (self.cleaned_data.get("asset_tag") or "").strip()
-        clash = Asset.objects.alive().filter(asset_tag__iexact=tag)
-        if self.instance.pk:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise ValidationError(services.TAG_TAKEN)
-        return tag
+    def service_data(self) -> dict:
+        if self.adding:
+            return {name: value for name, value in self.cleaned_data.items() if value is not None}
+        return {name: self.cleaned_data[name] for name in self.changed_data if name in self.cleaned_data}
+
+    def call_service(self, data: dict) -> Asset:
+        if self.adding:
+            return services.asset_create(actor=self.actor, data=data)
+        return services.asset_update(asset=self.instance, actor=self.actor, data=data)
 
 
 class CheckoutForm(forms.Form):
@@ -63,7 +61,7 @@ class CheckoutForm(forms.Form):
 
 
 @admin.register(Asset)
-class AssetAdmin(admin.ModelAdmin):
+class AssetAdmin(ServiceAdminMixin, admin.ModelAdmin):
     form = AssetAdminForm
     list_display = ["asset_tag", "name", "model", "status", "company", "assigned_target", "location", "deleted_at"]
     list_filter = ["status", "company", ("deleted_at", admin.EmptyFieldListFilter)]
@@ -74,6 +72,7 @@ class AssetAdmin(admin.ModelAdmin):
     raw_id_fields = ["model", "company", "supplier", "location", "rtd_location"]
     actions = ["checkout_selected", "checkin_selected", "audit_selected", "delete_selected_assets",
                "restore_selected"]
+    bulk_delete_action = "delete_selected_assets"
 
     @admin.display(description="assigned to")
     def assigned_target(self, obj: Asset):
@@ -84,37 +83,19 @@ class AssetAdmin(admin.ModelAdmin):
         # The label is chosen at creation; afterwards checkout/checkin (or the API) change it.
         return [*SERVICE_OWNED, "status"] if obj is not None else SERVICE_OWNED
 
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)  # a hard delete would skip the service
-        return actions
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "model":  # as the API: a deleted model takes no new assets
+            kwargs["queryset"] = AssetModel.objects.filter(deleted_at__isnull=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False  # soft delete through the "delete selected assets" action only
+    def delete_item(self, request, obj: Asset) -> None:
+        services.asset_delete(asset=obj, actor=request.user)
 
-    def save_model(self, request, obj: Asset, form, change) -> None:
-        try:
-            if change:
-                data = {name: form.cleaned_data[name] for name in form.changed_data if name in EDITABLE}
-                services.asset_update(asset=obj, actor=request.user, data=data)
-            else:
-                data = {name: form.cleaned_data.get(name) for name in EDITABLE}
-                data = {k: v for k, v in data.items() if v is not None}
-                created = services.asset_create(actor=request.user, data=data)
-                obj.pk = created.pk
-        except (DomainError, ValidationError) as exc:  # a race lost after the form validated
-            self.message_user(request, _error_text(exc), level=messages.ERROR)
+    def restore_item(self, request, obj: Asset) -> None:
+        services.asset_restore(asset=obj, actor=request.user)
 
-    def _each(self, request, queryset, call, done: str) -> None:
-        ok = 0
-        for asset in queryset:
-            try:
-                call(asset)
-                ok += 1
-            except (DomainError, ValidationError) as exc:
-                self.message_user(request, f"{asset.asset_tag}: {_error_text(exc)}", level=messages.ERROR)
-        if ok:
-            self.message_user(request, f"{ok} asset(s) {done}.", level=messages.SUCCESS)
+    def _asset_each(self, request, queryset, call, done: str) -> None:
+        self._each(request, queryset, lambda _request, asset: call(asset), done)
 
     @admin.action(description="Check out selected assets…")
     def checkout_selected(self, request, queryset):
@@ -122,9 +103,10 @@ class AssetAdmin(admin.ModelAdmin):
             form = CheckoutForm(request.POST)
             if form.is_valid():
                 target, note = form.cleaned_data["target"], form.cleaned_data["note"]
-                self._each(request, queryset,
-                           lambda a: services.asset_checkout(asset=a, target=target, actor=request.user, note=note),
-                           "checked out")
+                self._asset_each(request, queryset,
+                                 lambda a: services.asset_checkout(asset=a, target=target, actor=request.user,
+                                                                   note=note),
+                                 "checked out")
                 return None
         else:
             form = CheckoutForm()
@@ -135,39 +117,137 @@ class AssetAdmin(admin.ModelAdmin):
 
     @admin.action(description="Check in selected assets")
     def checkin_selected(self, request, queryset):
-        self._each(request, queryset, lambda a: services.asset_checkin(asset=a, actor=request.user), "checked in")
+        self._asset_each(request, queryset, lambda a: services.asset_checkin(asset=a, actor=request.user),
+                         "checked in")
 
     @admin.action(description="Audit selected assets")
     def audit_selected(self, request, queryset):
-        self._each(request, queryset, lambda a: services.asset_audit(asset=a, actor=request.user), "audited")
+        self._asset_each(request, queryset, lambda a: services.asset_audit(asset=a, actor=request.user), "audited")
 
     @admin.action(description="Delete selected assets (soft)")
     def delete_selected_assets(self, request, queryset):
-        self._each(request, queryset, lambda a: services.asset_delete(asset=a, actor=request.user), "deleted")
+        self.delete_selected_items(request, queryset)
 
-    @admin.action(description="Restore selected assets")
-    def restore_selected(self, request, queryset):
-        self._each(request, queryset, lambda a: services.asset_restore(asset=a, actor=request.user), "restored")
+
+class CatalogueForm(ServiceModelForm):
+    """A catalogue entry: validated by the API's write serializer, saved by ``catalogue_item_create``/``_update``."""
+
+    def call_service(self, data: dict):
+        if self.adding:
+            return catalogue_services.catalogue_item_create(model=self._meta.model, data=data, actor=self.actor)
+        return catalogue_services.catalogue_item_update(item=self.instance, data=data, actor=self.actor)
+
+
+def catalogue_form(model, serializer) -> type[CatalogueForm]:
+    """The admin form of one catalogue model: exactly the fields the API writes."""
+    fields = [field.source for field in serializer().fields.values() if not field.read_only]
+    meta = type("Meta", (), {"model": model, "fields": fields})
+    return type(f"{model.__name__}Form", (CatalogueForm,), {"Meta": meta, "api_serializer": serializer})
+
+
+class CatalogueAdmin(ServiceAdminMixin, admin.ModelAdmin):
+    """Deletes call the model's delete service (refused, with the API's message, while the entry is in use)."""
+
+    search_fields = ["name"]
+    readonly_fields = ["created_by", "created_at", "updated_at"]
+    delete_service = None  # (obj, actor)
+
+    def delete_item(self, request, obj) -> None:
+        type(self).delete_service(obj, request.user)
+
+
+class SoftDeletedCatalogueAdmin(CatalogueAdmin):
+    """Manufacturers and models: deleted rows stay listed (filter "deleted at"), and can be restored."""
+
+    readonly_fields = [*CatalogueAdmin.readonly_fields, "deleted_at"]
+    restore_service = None  # (obj, actor)
+
+    def get_list_display(self, request):
+        return [*super().get_list_display(request), "deleted_at"]
+
+    def get_list_filter(self, request):
+        return [*super().get_list_filter(request), ("deleted_at", admin.EmptyFieldListFilter)]
+
+    def restore_item(self, request, obj) -> None:
+        type(self).restore_service(obj, request.user)
 
 
 @admin.register(StatusLabel)
-class StatusLabelAdmin(admin.ModelAdmin):
+class StatusLabelAdmin(CatalogueAdmin):
+    form = catalogue_form(StatusLabel, catalogue_serializers.StatusLabelWriteSerializer)
     list_display = ["name", "type"]
-    search_fields = ["name"]
+
+    @staticmethod
+    def delete_service(obj, actor):
+        catalogue_services.status_label_delete(label=obj, actor=actor)
 
 
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(CatalogueAdmin):
+    form = catalogue_form(Category, catalogue_serializers.CategoryWriteSerializer)
     list_display = ["name", "category_type"]
-    search_fields = ["name"]
+
+    @staticmethod
+    def delete_service(obj, actor):
+        catalogue_services.category_delete(category=obj, actor=actor)
+
+
+@admin.register(Manufacturer)
+class ManufacturerAdmin(SoftDeletedCatalogueAdmin):
+    form = catalogue_form(Manufacturer, catalogue_serializers.ManufacturerWriteSerializer)
+    list_display = ["name", "url", "support_email"]
+
+    @staticmethod
+    def delete_service(obj, actor):
+        catalogue_services.manufacturer_delete(manufacturer=obj, actor=actor)
+
+    @staticmethod
+    def restore_service(obj, actor):
+        catalogue_services.manufacturer_restore(manufacturer=obj, actor=actor)
+
+
+@admin.register(Supplier)
+class SupplierAdmin(CatalogueAdmin):
+    form = catalogue_form(Supplier, catalogue_serializers.SupplierWriteSerializer)
+    list_display = ["name", "contact", "email"]
+
+    @staticmethod
+    def delete_service(obj, actor):
+        catalogue_services.supplier_delete(supplier=obj, actor=actor)
+
+
+@admin.register(Location)
+class LocationAdmin(CatalogueAdmin):
+    form = catalogue_form(Location, catalogue_serializers.LocationWriteSerializer)
+    list_display = ["name", "parent", "company"]
+    list_select_related = ["parent", "company"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "manager":  # as the API: a deleted user manages nothing
+            kwargs["queryset"] = User.objects.filter(deleted_at__isnull=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    @staticmethod
+    def delete_service(obj, actor):
+        catalogue_services.location_delete(location=obj, actor=actor)
 
 
 @admin.register(AssetModel)
-class AssetModelAdmin(admin.ModelAdmin):
+class AssetModelAdmin(SoftDeletedCatalogueAdmin):
+    form = catalogue_form(AssetModel, catalogue_serializers.AssetModelWriteSerializer)
     list_display = ["name", "model_number", "manufacturer", "category"]
     list_select_related = ["manufacturer", "category"]
     search_fields = ["name", "model_number"]
 
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "manufacturer":  # as the API: only live manufacturers
+            kwargs["queryset"] = Manufacturer.objects.filter(deleted_at__isnull=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-for catalogue_model in (Manufacturer, Supplier, Location):
-    admin.site.register(catalogue_model, search_fields=["name"])
+    @staticmethod
+    def delete_service(obj, actor):
+        catalogue_services.asset_model_delete(asset_model=obj, actor=actor)
+
+    @staticmethod
+    def restore_service(obj, actor):
+        catalogue_services.asset_model_restore(asset_model=obj, actor=actor)

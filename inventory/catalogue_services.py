@@ -59,6 +59,7 @@ LOCATION_IN_USE = ("This location is not currently deletable because it is the l
 MODEL_IN_USE = ("This model is currently associated with one or more assets and cannot be deleted. "
                 "Please delete the assets, and then try deleting again. ")
 CIRCULAR_PARENT = "The parent id must not create a circular reference."
+ITEM_DELETED = "This item has been deleted. Restore it before editing it."
 
 
 # --- "in use" rules -----------------------------------------------------------------------------------------------
@@ -161,10 +162,13 @@ def catalogue_item_create(*, model: type[models.Model], data: dict[str, Any], ac
 def catalogue_item_update(*, item: models.Model, data: dict[str, Any], actor: User | None) -> models.Model:
     """Apply validated (partial) changes to a catalogue record, locking it first; log the changed fields.
 
-    A category keeps its type once created (Snipe-IT refuses the change); a location's new parent must not be the
-    location itself or one of its descendants (re-checked here, under lock, not only in the serializer).
+    A deleted manufacturer or model must be restored first. A category keeps its type once created (Snipe-IT refuses
+    the change); a location's new parent must not be the location itself or one of its descendants (re-checked here,
+    under lock, not only in the serializer).
     """
     obj = _locked(item)
+    if getattr(obj, "deleted_at", None) is not None:  # the API finds only live rows; the admin lists deleted ones too
+        raise ConflictError(ITEM_DELETED, code="deleted")
     if isinstance(obj, Category) and "category_type" in data and data["category_type"] != obj.category_type:
         message = "You cannot change the category type once it has been created"
         raise InvalidInputError(message, messages={"category_type": [message]})

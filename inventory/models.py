@@ -3,7 +3,10 @@ status labels). The action log every domain verb writes is ``activity.models.Act
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 
@@ -11,6 +14,10 @@ from companies.querysets import CompanyScopedQuerySet
 from inventory.choices import CategoryType, StatusType, TargetType
 
 USER_MODEL = settings.AUTH_USER_MODEL
+#: Largest accepted warranty: 100 years (Snipe-IT's digits_between:0,240 only limits the digit count).
+MAX_WARRANTY_MONTHS = 1200
+#: ``purchase_cost`` is Decimal(13, 2) in the database.
+MAX_PURCHASE_COST = Decimal("99999999999.99")
 
 
 class TimestampedModel(models.Model):
@@ -267,6 +274,25 @@ class Asset(TimestampedModel):
 
     def __str__(self) -> str:
         return f"{self.asset_tag} ({self.display_name})"
+
+    def clean(self) -> None:
+        """Row-local limits, shared by every writer (the API's serializer refuses the same values first, with the
+        same messages): a purchase cost from 0 to 99,999,999,999.99 and a warranty from 0 to 1200 months."""
+        errors: dict[str, list[str]] = {}
+        cost = self._meta.get_field("purchase_cost").to_python(self.purchase_cost)
+        if cost is not None:
+            if cost < 0:
+                errors["purchase_cost"] = ["The purchase cost must be at least 0."]
+            elif cost > MAX_PURCHASE_COST:
+                errors["purchase_cost"] = [f"The purchase cost may not be greater than {MAX_PURCHASE_COST}."]
+        months = self._meta.get_field("warranty_months").to_python(self.warranty_months)
+        if months is not None:
+            if months < 0:
+                errors["warranty_months"] = ["The warranty months must be at least 0."]
+            elif months > MAX_WARRANTY_MONTHS:
+                errors["warranty_months"] = [f"The warranty months may not be greater than {MAX_WARRANTY_MONTHS}."]
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def display_name(self) -> str:

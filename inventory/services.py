@@ -303,6 +303,7 @@ def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Tar
     before = _snapshot(locked)
     for name, value in data.items():
         setattr(locked, name, value)
+    locked.clean()  # the row-local limits (purchase cost, warranty), as asset_create's full_clean checks them
     changes = _changes(before, _snapshot(locked))
     if changes:
         _save(locked)

@@ -7,7 +7,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import PermissionGroup, PersonalAccessToken, User
-from accounts.permissions import PERMISSION_KEY_SET, normalize_permission_value
+from accounts.permissions import (
+    PERMISSION_MAP_MESSAGES,
+    PermissionMapError,
+    clean_permission_map,
+    normalize_permission_value,
+)
 from assetsvc.api.fields import StrictCharField, company_brief, person_brief, reference_limit
 from assetsvc.api.formats import brief, datetime_object, iso_utc_micro
 from assetsvc.api.serializers import ApiSerializer
@@ -102,11 +107,7 @@ class PermissionsField(serializers.Field):
     """A permission map: an object (or its JSON text, as some clients send) of known keys to ``1``, ``0`` or ``-1``
     (Snipe-IT's ``"1"``/``true`` spellings accepted). Unknown keys and other values are refused, never stored."""
 
-    default_error_messages = {
-        "not_a_dict": "The permissions must be an object.",
-        "unknown_key": 'The permission "{name}" does not exist.',
-        "bad_value": 'The permission "{name}" must be 1, 0 or -1.',
-    }
+    default_error_messages = dict(PERMISSION_MAP_MESSAGES)
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
@@ -126,15 +127,10 @@ class PermissionsField(serializers.Field):
                 self.fail("not_a_dict")
         if not isinstance(data, dict):
             self.fail("not_a_dict")
-        out: dict[str, int] = {}
-        for key, value in data.items():
-            if key not in PERMISSION_KEY_SET:
-                self.fail("unknown_key", name=str(key)[:100])
-            normalized = normalize_permission_value(value)
-            if normalized is None:
-                self.fail("bad_value", name=key)
-            out[key] = normalized
-        return out
+        try:
+            return clean_permission_map(data)
+        except PermissionMapError as exc:
+            self.fail(exc.code, name=exc.name)
 
     def to_representation(self, value: Any) -> Any:
         return value

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -20,12 +18,8 @@ from assetsvc.api.fields import (
 from assetsvc.api.serializers import ApiSerializer
 from companies.models import Company
 from inventory.choices import StatusType, TargetType
-from inventory.models import AssetModel, Location, StatusLabel, Supplier
+from inventory.models import MAX_WARRANTY_MONTHS, AssetModel, Location, StatusLabel, Supplier
 
-#: Largest accepted warranty: 100 years (Snipe-IT's digits_between:0,240 only limits the digit count).
-MAX_WARRANTY_MONTHS = 1200
-#: ``purchase_cost`` is Decimal(13, 2) in the database.
-MAX_PURCHASE_COST = Decimal("99999999999.99")
 TARGET_KEYS = ("assigned_user", "assigned_asset", "assigned_location")
 TARGET_TYPE_OF_KEY = {"assigned_user": TargetType.USER, "assigned_asset": TargetType.ASSET,
                       "assigned_location": TargetType.LOCATION}
