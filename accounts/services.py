@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 from rest_framework.exceptions import ValidationError
@@ -18,6 +18,7 @@ from accounts.holdings import blocking_holdings, holds_items_of_other_company, m
 from accounts.models import PermissionGroup, PersonalAccessToken, User
 from assetsvc.conf import app_settings
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
+from assetsvc.services import lock_or_not_found, save_unique
 from assetsvc.site import get_site_settings
 from companies.querysets import may_manage_user_companies
 
@@ -249,11 +250,8 @@ def _username_taken(username: str, exclude_pk: int | None) -> bool:
 
 
 def _save_user(user: User) -> None:
-    try:
-        with transaction.atomic():
-            user.save()
-    except IntegrityError as exc:  # a concurrent write took the username first
-        raise ValidationError({"username": [USERNAME_TAKEN]}) from exc
+    # a concurrent write took the username first
+    save_unique(user, lambda exc: ValidationError({"username": [USERNAME_TAKEN]}))
 
 
 @transaction.atomic
@@ -294,9 +292,7 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
     """Partial update of ``user`` (already limited to what ``actor`` may see). Guards, in order: the row is live;
     ``actor`` does not take over a user with more rights; rule 8 for the company; permissions and groups; no
     self-deactivation. Deactivating revokes every token of the user."""
-    user = User.objects.select_for_update().filter(pk=user.pk).first()
-    if user is None:
-        raise NotFoundError(USER_NOT_FOUND)
+    user = lock_or_not_found(User, user, lambda: NotFoundError(USER_NOT_FOUND))
     if user.deleted_at is not None:
         raise ConflictError(USER_DELETED, code="user_deleted", messages={"deleted_at": [USER_DELETED]})
     ensure_may_manage(actor=actor, target=user)
@@ -365,9 +361,7 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
 def user_delete(*, actor: User, user: User) -> None:
     """Soft-delete ``user`` and revoke their tokens. Refused for oneself, a user with more rights than the caller,
     an already deleted user, and a user who still holds assets or manages locations (Snipe-IT DeleteUserRequest)."""
-    user = User.objects.select_for_update().filter(pk=user.pk).first()
-    if user is None:
-        raise NotFoundError(USER_NOT_FOUND)
+    user = lock_or_not_found(User, user, lambda: NotFoundError(USER_NOT_FOUND))
     if user.pk == actor.pk:
         raise ConflictError(CANNOT_DELETE_YOURSELF, code="delete_self", messages={"user": [CANNOT_DELETE_YOURSELF]})
     ensure_may_manage(actor=actor, target=user)
@@ -386,9 +380,7 @@ def user_delete(*, actor: User, user: User) -> None:
 @transaction.atomic
 def user_restore(*, actor: User, user: User) -> User:
     """Bring a soft-deleted user back, if their username is still free."""
-    user = User.objects.select_for_update().filter(pk=user.pk).first()
-    if user is None:
-        raise NotFoundError(USER_NOT_FOUND)
+    user = lock_or_not_found(User, user, lambda: NotFoundError(USER_NOT_FOUND))
     ensure_may_manage(actor=actor, target=user)
     if user.deleted_at is None:
         raise ConflictError(USER_NOT_DELETED, code="user_not_deleted")
@@ -401,11 +393,7 @@ def user_restore(*, actor: User, user: User) -> User:
 
 
 def _save_group(group: PermissionGroup) -> None:
-    try:
-        with transaction.atomic():
-            group.save()
-    except IntegrityError as exc:
-        raise ValidationError({"name": [GROUP_NAME_TAKEN]}) from exc
+    save_unique(group, lambda exc: ValidationError({"name": [GROUP_NAME_TAKEN]}))
 
 
 @transaction.atomic
@@ -421,9 +409,7 @@ def group_create(*, actor: User, data: dict[str, Any]) -> PermissionGroup:
 
 @transaction.atomic
 def group_update(*, actor: User, group: PermissionGroup, data: dict[str, Any]) -> PermissionGroup:
-    group = PermissionGroup.objects.select_for_update().filter(pk=group.pk).first()
-    if group is None:
-        raise NotFoundError(GROUP_NOT_FOUND)
+    group = lock_or_not_found(PermissionGroup, group, lambda: NotFoundError(GROUP_NOT_FOUND))
     if "name" in data:
         group.name = data["name"]
     if "permissions" in data:

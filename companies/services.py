@@ -9,6 +9,7 @@ from django.db.models import ProtectedError
 from rest_framework.exceptions import ValidationError
 
 from assetsvc.exceptions import ConflictError, NotFoundError
+from assetsvc.services import lock_or_not_found, model_update, save_unique
 from companies.counts import blocking_counts
 from companies.models import Company
 
@@ -36,11 +37,7 @@ def _save(company: Company) -> None:
     """Save, turning the case-insensitive unique constraint (a concurrent create won the name) into the same
     validation error the serializer gives."""
     company.full_clean(validate_constraints=False)
-    try:
-        with transaction.atomic():
-            company.save()
-    except IntegrityError as exc:
-        raise ValidationError({"name": [DUPLICATE_NAME]}) from exc
+    save_unique(company, lambda exc: ValidationError({"name": [DUPLICATE_NAME]}))
 
 
 @transaction.atomic
@@ -56,19 +53,10 @@ def company_create(*, actor: User, data: dict[str, Any]) -> Company:
 @transaction.atomic
 def company_update(*, actor: User, company: Company, data: dict[str, Any]) -> Company:
     """Partial update: only the supplied fields change; the changed ones are logged with old and new values."""
-    company = Company.objects.select_for_update().filter(pk=company.pk).first()
-    if company is None:
-        raise NotFoundError(COMPANY_NOT_FOUND)
-    changes: dict[str, dict[str, Any]] = {}
-    for field, value in data.items():
-        if field not in WRITABLE_FIELDS:
-            continue
-        if field == "notes" and value is None:
-            value = ""
-        old = getattr(company, field)
-        if old != value:
-            changes[field] = {"old": old, "new": value}
-            setattr(company, field, value)
+    company = lock_or_not_found(Company, company, lambda: NotFoundError(COMPANY_NOT_FOUND))
+    values = {field: ("" if field == "notes" and value is None else value)
+              for field, value in data.items() if field in WRITABLE_FIELDS}
+    changes = model_update(company, values)
     if changes:
         _save(company)
         _log(action="update", company=company, company_id=company.pk, actor=actor, meta=changes)
@@ -80,9 +68,7 @@ def company_delete(*, actor: User, company: Company) -> None:
     """Rule 9: delete only an empty company (no live assets, accessories, licenses, components, consumables or
     users). Rows that still reference it otherwise (soft-deleted items or users, locations) also block the delete:
     restoring them later would point at a missing company. Either way the answer is Snipe-IT's conflict message."""
-    company = Company.objects.select_for_update().filter(pk=company.pk).first()
-    if company is None:
-        raise NotFoundError(COMPANY_NOT_FOUND)
+    company = lock_or_not_found(Company, company, lambda: NotFoundError(COMPANY_NOT_FOUND))
     counts = blocking_counts(company.pk)
     if any(counts.values()):
         raise ConflictError(COMPANY_NOT_EMPTY, code="company_not_empty")

@@ -22,6 +22,7 @@ from activity.choices import ActionType
 from activity.models import ActionLog
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
+from assetsvc.services import lock_or_not_found, model_update, save_unique
 from inventory.choices import CategoryType
 from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
@@ -58,6 +59,15 @@ LOCATION_IN_USE = ("This location is not currently deletable because it is the l
                    "Please update your records to no longer reference this location and try again ")
 MODEL_IN_USE = ("This model is currently associated with one or more assets and cannot be deleted. "
                 "Please delete the assets, and then try deleting again. ")
+#: The not-found message of each model (the API views' texts).
+NOT_FOUND_MESSAGES: dict[type[models.Model], str] = {
+    StatusLabel: "Statuslabel not found",
+    Category: "Category not found",
+    Manufacturer: "Manufacturer not found",
+    Supplier: "Supplier not found",
+    Location: "Location not found",
+    AssetModel: "AssetModel not found",
+}
 CIRCULAR_PARENT = "The parent id must not create a circular reference."
 ITEM_DELETED = "This item has been deleted. Restore it before editing it."
 
@@ -122,24 +132,16 @@ def _log(*, action: str, item: models.Model, actor: User | None, meta: dict | No
                       company_id=getattr(item, "company_id", None), log_meta=meta)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, models.Model):
-        return value.pk
-    return value
-
-
 def _save(obj: models.Model) -> None:
     """Save, turning a lost race on a unique constraint into the same error the validator gives."""
-    try:
-        with transaction.atomic():
-            obj.save()
-    except IntegrityError as exc:
-        messages = UNIQUE_MESSAGES[type(obj)]
-        raise InvalidInputError(next(iter(messages.values()))[0], messages=messages) from exc
+    messages = UNIQUE_MESSAGES[type(obj)]
+    save_unique(obj, lambda exc: InvalidInputError(next(iter(messages.values()))[0], messages=messages))
 
 
 def _locked(obj: models.Model) -> models.Model:
-    return type(obj).objects.select_for_update().get(pk=obj.pk)
+    """The row, locked; a row deleted meanwhile is the resource's "not found" (never a ``DoesNotExist`` 500)."""
+    model = type(obj)
+    return lock_or_not_found(model, obj, lambda: NotFoundError(NOT_FOUND_MESSAGES[model]))
 
 
 # --- create / update ----------------------------------------------------------------------------------------------
@@ -174,13 +176,7 @@ def catalogue_item_update(*, item: models.Model, data: dict[str, Any], actor: Us
         raise InvalidInputError(message, messages={"category_type": [message]})
     if isinstance(obj, Location) and data.get("parent") is not None:
         location_check_parent(location=obj, parent=data["parent"])
-    changes: dict[str, dict[str, Any]] = {}
-    for field, value in data.items():
-        old = getattr(obj, field)
-        if _plain(old) != _plain(value):
-            key = f"{field}_id" if obj._meta.get_field(field).is_relation else field
-            changes[key] = {"old": _plain(old), "new": _plain(value)}
-        setattr(obj, field, value)
+    changes = model_update(obj, data)
     _save(obj)
     if changes:
         _log(action=ActionType.UPDATE, item=obj, actor=actor, meta=changes)
@@ -306,11 +302,8 @@ def _restore(obj: models.Model, *, label: str, actor: User | None) -> models.Mod
     if name_taken(obj):
         raise ConflictError(f"Error restoring {label}: {reason}", code="name_taken")
     obj.deleted_at = None
-    try:
-        with transaction.atomic():
-            obj.save(update_fields=["deleted_at", "updated_at"])
-    except IntegrityError as exc:
-        raise ConflictError(f"Error restoring {label}: {reason}", code="name_taken") from exc
+    save_unique(obj, lambda exc: ConflictError(f"Error restoring {label}: {reason}", code="name_taken"),
+                update_fields=["deleted_at", "updated_at"])
     _log(action=ActionType.RESTORE, item=obj, actor=actor)
     return obj
 

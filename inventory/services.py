@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import UTC, date, datetime, time
-from decimal import Decimal
+from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -25,6 +24,8 @@ from activity.choices import ActionType
 from activity.models import ActionLog
 from activity.services import log_action
 from assetsvc.models import SiteSettings
+from assetsvc.services import UNLOGGED_FIELDS as BOOKKEEPING
+from assetsvc.services import diff, lock_or_not_found, save_unique, snapshot
 from assetsvc.site import forget_site_settings, get_site_settings
 from companies.querysets import caller_chooses_company
 from inventory import signals
@@ -52,9 +53,7 @@ NOTE_REQUIRED = "The note field is required."
 #: How many hops of "asset checked out to asset" the loop check follows before giving up (a safety net only).
 MAX_ASSIGNMENT_DEPTH = 1000
 #: Fields never reported in ``log_meta`` (bookkeeping, not a change a reader cares about).
-UNLOGGED_FIELDS = {"id", "created_at", "updated_at", "created_by_id", "checkin_counter", "checkout_counter",
-                   "requests_counter"}
-TRACKED_FIELDS = {f.attname: f for f in Asset._meta.concrete_fields if f.attname not in UNLOGGED_FIELDS}
+UNLOGGED_FIELDS = BOOKKEEPING | {"checkin_counter", "checkout_counter", "requests_counter"}
 
 
 
@@ -74,28 +73,12 @@ def target_type_of(target: Target | None) -> str:
     raise TypeError(f"not a checkout target: {target!r}")
 
 
-def _json_value(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return f"{value:.2f}"
-    return value
-
-
 def _snapshot(asset: Asset) -> dict[str, Any]:
-    """Tracked values, normalised by their field (so ``"2.5"`` and ``Decimal("2.50")`` compare equal)."""
-    return {name: field.to_python(getattr(asset, name)) for name, field in TRACKED_FIELDS.items()}
+    return snapshot(asset, UNLOGGED_FIELDS)
 
 
 def _changes(before: dict[str, Any], after: dict[str, Any], skip: set[str] = frozenset()) -> dict[str, dict]:
-    """``{field: {"old", "new"}}`` for every tracked field whose value changed (Snipe-IT's ``log_meta``)."""
-    return {
-        name: {"old": _json_value(before[name]), "new": _json_value(after[name])}
-        for name in TRACKED_FIELDS
-        if name not in skip and before[name] != after[name]
-    }
+    return diff(before, after, skip)
 
 
 def _log_company_id(actor: User | None, item: Asset, target: Target | None) -> int | None:
@@ -138,11 +121,7 @@ def _log(
 
 
 def _lock(asset: Asset | int) -> Asset:
-    pk = asset.pk if isinstance(asset, Asset) else asset
-    try:
-        return Asset.objects.select_for_update().get(pk=pk)
-    except Asset.DoesNotExist as exc:
-        raise AssetNotFoundError() from exc
+    return lock_or_not_found(Asset, asset, AssetNotFoundError)
 
 
 def _locked_site_settings() -> SiteSettings:
@@ -169,15 +148,13 @@ def _serial_taken(serial: str, *, exclude_pk: int | None = None) -> bool:
     return queryset.exists()
 
 
+def _tag_conflict(exc: IntegrityError) -> Exception:
+    return ValidationError({"asset_tag": [TAG_TAKEN]}) if "asset_tag" in str(exc) else exc
+
+
 def _save(asset: Asset, **kwargs: Any) -> None:
     """Save; a unique-tag violation (a concurrent writer got the tag first) becomes the usual field error."""
-    try:
-        with transaction.atomic():
-            asset.save(**kwargs)
-    except IntegrityError as exc:
-        if "asset_tag" in str(exc):
-            raise ValidationError({"asset_tag": [TAG_TAKEN]}) from exc
-        raise
+    save_unique(asset, _tag_conflict, **kwargs)
 
 
 def _company_for_write(actor: User, requested: Company | None) -> Company | None:
