@@ -318,11 +318,3 @@ def manufacturer_restore(*, manufacturer: Manufacturer, actor: User | None) -> M
 def asset_model_restore(*, asset_model: AssetModel, actor: User | None) -> AssetModel:
     """Bring back a soft-deleted model, if its name and model number are still free."""
     return _restore(_locked(asset_model), label="Model", actor=actor)
-
-
-def get_deleted_or_alive(model: type[models.Model], pk: Any, message: str) -> models.Model:
-    """The row for a restore: deleted or not (a live one gets "not deleted"); unknown ids are not found."""
-    try:
-        return model.objects.get(pk=int(pk))
-    except (model.DoesNotExist, ValueError, TypeError, OverflowError) as exc:
-        raise NotFoundError(message) from exc

@@ -4,19 +4,25 @@ views over company-scoped models inherit :class:`ScopedViewSetMixin`, which appl
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Q, QuerySet
 from django.http import Http404
-from rest_framework import exceptions, viewsets
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, mixins, viewsets
+from rest_framework.decorators import action
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assetsvc.api.inputs import contains_nul, merged_input
 from assetsvc.api.negotiation import AlwaysJSONNegotiation
+from assetsvc.registry import hook
 from assetsvc.scoping import ScopedQuerySet
 
 HTTP_ACTIONS = {"GET": "view", "HEAD": "view", "OPTIONS": "view", "POST": "create", "PUT": "edit", "PATCH": "edit",
@@ -83,6 +89,199 @@ class ApiViewSet(ScopedViewSetMixin, viewsets.GenericViewSet):
     ``sort_fields`` and (optionally) ``search_fields`` / ``filterset_class``."""
 
     filter_backends: list = []  # set below, after the backends are defined
+
+
+def item_service(function: Callable[..., Any], item_keyword: str) -> Callable[..., Any]:
+    """Declare a domain service on a viewset: ``delete_service = item_service(status_label_delete, "label")`` is
+    called as ``(item=obj, actor=user)`` and passes the item under the service's own keyword."""
+
+    def call(*, item, actor, **kwargs):
+        return function(**{item_keyword: item}, actor=actor, **kwargs)
+
+    call.__name__ = getattr(function, "__name__", "service")
+    return staticmethod(call)
+
+
+SELECTLIST_PER_PAGE = 50
+SELECTLIST_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "results": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "text": {"type": "string"}, "image": {"type": "string", "nullable": True}}}},
+        "pagination": {"type": "object", "properties": {"more": {"type": "boolean"}, "per_page": {"type": "integer"}}},
+        "total_count": {"type": "integer"},
+        "page": {"type": "integer"},
+        "page_count": {"type": "integer"},
+    },
+}
+
+
+class ResourceSchema(AutoSchema):
+    """Writes are validated by the resource's write serializer; the OpenAPI request body says so. Responses are the
+    read record (``serializer_class``), the same serializer the views answer with."""
+
+    def get_request_serializer(self):
+        if getattr(self.view, "action", None) in ("create", "update", "partial_update"):
+            return self.view.write_serializer_class()
+        return super().get_request_serializer()
+
+
+class ResourceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """One viewset shape for every resource, scoped by company or not.
+
+    A resource declares: ``queryset`` (its model), ``serializer_class`` (the record, for answers and the schema),
+    ``write_serializer_class`` (input), ``permission_section``, ``messages``, ``not_found_message``, ``sort_fields``
+    / ``search_fields`` / ``filterset_class``, ``annotate()`` for counts, and its services: ``create_service(model=,
+    data=, actor=)``, ``update_service(item=, data=, actor=)``, ``delete_service(item=, actor=)`` and, when
+    ``soft_deletes``, ``restore_service(item=, actor=)`` (:func:`item_service` adapts a service's keyword).
+
+    Every read goes through :meth:`get_queryset` -- list, detail, select list, restore and the re-read after a
+    write -- so company separation (``ScopedViewSetMixin``) covers them all: another company's row is "not found"
+    everywhere, also for a select list or a restore.
+    """
+
+    write_serializer_class: ClassVar[type]
+    messages: ClassVar[dict[str, str]]
+    #: Foreign keys echoed flat in create/update answers (API-CONTRACT.md §3).
+    flat_keys: ClassVar[tuple[str, ...]] = ()
+    soft_deletes: ClassVar[bool] = False
+    #: Actions whose reads also find soft-deleted rows.
+    with_deleted_actions: ClassVar[frozenset[str]] = frozenset({"restore"})
+    #: Actions that read rows without the record's annotations (select lists).
+    plain_actions: ClassVar[frozenset[str]] = frozenset({"selectlist"})
+    #: Besides ``<section>.view``, keys that open the select list (Snipe-IT's ``view.selectlists`` gate).
+    selectlist_keys: ClassVar[tuple[str, ...]] = ()
+    selectlist_search_fields: ClassVar[tuple[str, ...]] = ("name",)
+    selectlist_ordering: ClassVar[tuple[str, ...]] = ("name", "id")
+    #: Not-found text of a restore (Snipe-IT words it differently from a read).
+    restore_not_found_message: ClassVar[str | None] = None
+    action_permissions: ClassVar[dict[str, str | None]] = {"selectlist": None, "restore": "delete"}
+    create_service: ClassVar[Callable[..., Any]]
+    update_service: ClassVar[Callable[..., Any]]
+    delete_service: ClassVar[Callable[..., Any]]
+    restore_service: ClassVar[Callable[..., Any] | None] = None
+    schema = ResourceSchema()
+
+    # --- reads ----------------------------------------------------------------------------------------------------
+
+    def annotate(self, queryset: QuerySet) -> QuerySet:
+        return queryset
+
+    def list_deleted(self) -> bool:
+        """Whether a list asks for soft-deleted rows instead of live ones."""
+        return False
+
+    def get_queryset(self) -> QuerySet:
+        queryset = super().get_queryset()
+        if self.action not in self.plain_actions:
+            queryset = self.annotate(queryset.select_related("created_by"))
+        if self.soft_deletes:
+            if self.action == "list":
+                queryset = queryset.filter(deleted_at__isnull=not self.list_deleted())
+            elif self.action not in self.with_deleted_actions:
+                queryset = queryset.filter(deleted_at__isnull=True)
+        return queryset
+
+    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
+        # Query-string filters are for lists only: on writes the query string is input (API-CONTRACT.md §1).
+        if self.action != "list":
+            return queryset
+        return super().filter_queryset(queryset)
+
+    @cached_property
+    def abilities(self) -> dict[str, bool]:
+        """The caller's ``{view, create, edit, delete}`` on this resource, evaluated once per request."""
+        user = self.request.user
+        checker = hook("permission_checker")
+        verbs = ("view", "create", "edit", "delete")
+        return {verb: checker(user, f"{self.permission_section}.{verb}") for verb in verbs}
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "can": self.abilities}
+
+    def record(self, obj) -> dict[str, Any]:
+        """The full record of a row just written, re-read through :meth:`get_queryset` (with its counts), plus the
+        flat foreign keys."""
+        fresh = self.get_queryset().get(pk=obj.pk)
+        data = dict(self.get_serializer(fresh).data)
+        for key in self.flat_keys:
+            data[f"{key}_id"] = getattr(fresh, f"{key}_id")
+        return data
+
+    # --- writes ---------------------------------------------------------------------------------------------------
+
+    def validated_input(self, instance=None):
+        serializer = self.write_serializer_class(instance, data=self.input, partial=instance is not None,
+                                                 context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def create(self, request, *args, **kwargs):
+        obj = self.create_service(model=self.queryset.model, data=self.validated_input(), actor=request.user)
+        return success(self.record(obj), self.messages["create"])
+
+    def update(self, request, *args, **kwargs):
+        """``PUT`` and ``PATCH`` are both partial (API-CONTRACT.md §1)."""
+        instance = self.get_object()
+        obj = self.update_service(item=instance, data=self.validated_input(instance), actor=request.user)
+        return success(self.record(obj), self.messages["update"])
+
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, **kwargs)
+
+    def destroy(self, request, *args, **kwargs):
+        self.delete_service(item=self.get_object(), actor=request.user)
+        return success(None, self.messages["delete"])
+
+    def restore_item(self, request) -> Response:
+        """``POST <resource>/{id}/restore`` for soft-deleting resources (route it with an ``@action``)."""
+        try:
+            item = self.get_object()
+        except exceptions.NotFound as exc:
+            raise self.not_found(self.restore_not_found_message) from exc
+        item = self.restore_service(item=item, actor=self.request.user)
+        return success(self.record(item), self.messages["restore"])
+
+    # --- select list (reference §2.1) -----------------------------------------------------------------------------
+
+    def check_selectlist_access(self) -> None:
+        user = self.request.user
+        checker = hook("permission_checker")
+        if not any(checker(user, key) for key in (f"{self.permission_section}.view", *self.selectlist_keys)):
+            raise exceptions.PermissionDenied()
+
+    def selectlist_queryset(self) -> QuerySet:
+        return self.get_queryset().order_by(*self.selectlist_ordering)
+
+    def selectlist_text(self, obj) -> str:
+        return obj.name
+
+    def selectlist_answer(self, queryset: QuerySet) -> Response:
+        search = self.request.query_params.get("search")
+        if search and search.strip():
+            queryset = queryset.filter(search_q(search.strip()[:255], self.selectlist_search_fields))
+        try:
+            page = max(1, int(self.request.query_params.get("page") or 1))
+        except (TypeError, ValueError):
+            page = 1
+        page = min(page, 2**31)
+        total = queryset.count()
+        start = (page - 1) * SELECTLIST_PER_PAGE
+        rows = list(queryset[start:start + SELECTLIST_PER_PAGE]) if start < total else []
+        last_page = max(1, math.ceil(total / SELECTLIST_PER_PAGE))
+        return Response({
+            "results": [{"id": obj.pk, "text": self.selectlist_text(obj), "image": None} for obj in rows],
+            "pagination": {"more": page < last_page, "per_page": SELECTLIST_PER_PAGE},
+            "total_count": total,
+            "page": page,
+            "page_count": last_page,
+        })
+
+    @extend_schema(responses={200: SELECTLIST_SCHEMA})
+    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
+    def selectlist(self, request):
+        self.check_selectlist_access()
+        return self.selectlist_answer(self.selectlist_queryset())
 
 
 class ApiView(ApiViewMixin, APIView):

@@ -8,22 +8,16 @@ permission booleans are computed once per request for ``available_actions``.
 
 from __future__ import annotations
 
-import math
-from functools import cached_property
 from typing import Any, ClassVar
 
 from django.db.models import BooleanField as BooleanDbField
 from django.db.models import Count, ExpressionWrapper, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, mixins
 from rest_framework.decorators import action
-from rest_framework.response import Response
 
 from accounts.models import User
-from accounts.permissions import has_access
-from assetsvc.api.viewsets import ApiViewSet, search_q, success
+from assetsvc.api.viewsets import SELECTLIST_SCHEMA, ResourceViewSet, item_service
 from inventory import catalogue_services as services
 from inventory.api.catalogue import filters
 from inventory.api.catalogue import serializers as s
@@ -31,18 +25,6 @@ from inventory.choices import CategoryType
 from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
 ZERO = Value(0, output_field=IntegerField())
-SELECTLIST_PER_PAGE = 50
-SELECTLIST_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "results": {"type": "array", "items": {"type": "object", "properties": {
-            "id": {"type": "integer"}, "text": {"type": "string"}, "image": {"type": "string", "nullable": True}}}},
-        "pagination": {"type": "object", "properties": {"more": {"type": "boolean"}, "per_page": {"type": "integer"}}},
-        "total_count": {"type": "integer"},
-        "page": {"type": "integer"},
-        "page_count": {"type": "integer"},
-    },
-}
 #: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
 SELECTLIST_KEYS = (
     "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
@@ -57,143 +39,16 @@ def count_of(queryset: QuerySet, field: str) -> Coalesce:
     return Coalesce(Subquery(rows, output_field=IntegerField()), ZERO)
 
 
-class CatalogueSchema(AutoSchema):
-    """Writes are validated by the resource's write serializer; the OpenAPI request body should say so."""
-
-    def get_request_serializer(self):
-        if getattr(self.view, "action", None) in ("create", "update", "partial_update"):
-            return self.view.write_serializer_class()
-        return super().get_request_serializer()
-
-
 def in_use(model) -> ExpressionWrapper:
     return ExpressionWrapper(services.in_use_annotation(model), output_field=BooleanDbField())
 
 
-class CatalogueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
-    """CRUD over one catalogue model. Subclasses declare the serializers, messages, ``annotate()`` and the delete
-    service; writes go through ``inventory.catalogue_services``."""
+class CatalogueViewSet(ResourceViewSet):
+    """A catalogue resource: the shared resource shape, created and updated by ``inventory.catalogue_services``."""
 
-    write_serializer_class: ClassVar[type[s.CatalogueWriteSerializer]]
-    messages: ClassVar[dict[str, str]]
-    #: Foreign keys echoed flat in create/update answers (API-CONTRACT.md §3).
-    flat_keys: ClassVar[tuple[str, ...]] = ()
-    soft_deletes = False
-    action_permissions: ClassVar[dict[str, str | None]] = {"selectlist": None, "restore": "delete"}
-    schema = CatalogueSchema()
-
-    # --- querysets ----------------------------------------------------------------------------------------------
-
-    def annotate(self, queryset: QuerySet) -> QuerySet:
-        return queryset
-
-    def list_deleted(self) -> bool:
-        """Whether a list asks for soft-deleted rows instead of live ones."""
-        return False
-
-    def get_queryset(self) -> QuerySet:
-        queryset = self.annotate(super().get_queryset().select_related("created_by"))
-        if self.soft_deletes:
-            deleted = self.action == "list" and self.list_deleted()
-            queryset = queryset.filter(deleted_at__isnull=not deleted)
-        return queryset
-
-    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
-        # Query-string filters are for lists only: on writes the query string is input (API-CONTRACT.md §1).
-        if self.action != "list":
-            return queryset
-        return super().filter_queryset(queryset)
-
-
-    @cached_property
-    def abilities(self) -> dict[str, bool]:
-        user = self.request.user
-        return {verb: has_access(user, f"{self.permission_section}.{verb}")
-                for verb in ("view", "create", "edit", "delete")}
-
-    def get_serializer_context(self) -> dict[str, Any]:
-        return {**super().get_serializer_context(), "can": self.abilities}
-
-    def record(self, obj) -> dict[str, Any]:
-        """The full record of a row just written (re-read with its counts), plus the flat foreign keys."""
-        fresh = self.annotate(type(obj).objects.select_related("created_by")).get(pk=obj.pk)
-        data = dict(self.get_serializer(fresh).data)
-        for key in self.flat_keys:
-            data[f"{key}_id"] = getattr(fresh, f"{key}_id")
-        return data
-
-    # --- writes -------------------------------------------------------------------------------------------------
-
-    def create(self, request, *args, **kwargs):
-        serializer = self.write_serializer_class(data=self.input, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        obj = services.catalogue_item_create(model=self.queryset.model, data=serializer.validated_data,
-                                             actor=request.user)
-        return success(self.record(obj), self.messages["create"])
-
-    def update(self, request, *args, **kwargs):
-        """``PUT`` and ``PATCH`` are both partial (API-CONTRACT.md §1)."""
-        instance = self.get_object()
-        serializer = self.write_serializer_class(instance, data=self.input, partial=True,
-                                                 context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        obj = services.catalogue_item_update(item=instance, data=serializer.validated_data, actor=request.user)
-        return success(self.record(obj), self.messages["update"])
-
-    partial_update = update
-
-    def destroy(self, request, *args, **kwargs):
-        self.delete_item(self.get_object(), request.user)
-        return success(None, self.messages["delete"])
-
-    def delete_item(self, obj, actor: User) -> None:
-        raise NotImplementedError
-
-    # --- select list (reference §2.1) ---------------------------------------------------------------------------
-
-    def check_selectlist_access(self) -> None:
-        user = self.request.user
-        keys = (f"{self.permission_section}.view", *SELECTLIST_KEYS)
-        if not any(has_access(user, key) for key in keys):
-            raise exceptions.PermissionDenied()
-
-    def selectlist_queryset(self) -> QuerySet:
-        queryset = self.queryset.model.objects.all()
-        if self.soft_deletes:
-            queryset = queryset.filter(deleted_at__isnull=True)
-        return queryset.order_by("name", "id")
-
-    def selectlist_text(self, obj) -> str:
-        return obj.name
-
-    def selectlist_answer(self, queryset: QuerySet):
-        search = self.request.query_params.get("search")
-        if search and search.strip():
-            queryset = queryset.filter(search_q(search.strip()[:255], self.selectlist_search_fields))
-        try:
-            page = max(1, int(self.request.query_params.get("page") or 1))
-        except (TypeError, ValueError):
-            page = 1
-        page = min(page, 2**31)
-        total = queryset.count()
-        start = (page - 1) * SELECTLIST_PER_PAGE
-        rows = list(queryset[start:start + SELECTLIST_PER_PAGE]) if start < total else []
-        last_page = max(1, math.ceil(total / SELECTLIST_PER_PAGE))
-        return Response({
-            "results": [{"id": obj.pk, "text": self.selectlist_text(obj), "image": None} for obj in rows],
-            "pagination": {"more": page < last_page, "per_page": SELECTLIST_PER_PAGE},
-            "total_count": total,
-            "page": page,
-            "page_count": last_page,
-        })
-
-    selectlist_search_fields: ClassVar[tuple[str, ...]] = ("name",)
-
-    @extend_schema(responses={200: SELECTLIST_SCHEMA})
-    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
-    def selectlist(self, request):
-        self.check_selectlist_access()
-        return self.selectlist_answer(self.selectlist_queryset())
+    selectlist_keys = SELECTLIST_KEYS
+    create_service = staticmethod(services.catalogue_item_create)
+    update_service = staticmethod(services.catalogue_item_update)
 
 
 def created_by_sort() -> tuple[str, str]:
@@ -220,11 +75,8 @@ class StatusLabelViewSet(CatalogueViewSet):
         assets = Asset.objects.restrict(self.request.user).alive()
         return queryset.annotate(assets_count=count_of(assets, "status"), in_use=in_use(StatusLabel))
 
-    def delete_item(self, obj, actor):
-        services.status_label_delete(label=obj, actor=actor)
-
-    def selectlist_queryset(self):
-        return StatusLabel.objects.order_by("-default_label", "name", "id")
+    delete_service = item_service(services.status_label_delete, "label")
+    selectlist_ordering = ("-default_label", "name", "id")
 
 
 class CategoryViewSet(CatalogueViewSet):
@@ -253,8 +105,8 @@ class CategoryViewSet(CatalogueViewSet):
             in_use=in_use(Category),
         )
 
-    def delete_item(self, obj, actor):
-        services.category_delete(category=obj, actor=actor)
+    delete_service = item_service(services.category_delete, "category")
+    plain_actions = CatalogueViewSet.plain_actions | {"typed_selectlist"}
 
     @extend_schema(operation_id="categories_typed_selectlist", responses={200: SELECTLIST_SCHEMA})
     @action(detail=True, methods=["get"], url_path="selectlist", pagination_class=None, filter_backends=[])
@@ -262,7 +114,7 @@ class CategoryViewSet(CatalogueViewSet):
         """``GET categories/{item_type}/selectlist``: the categories of one item type (asset, accessory, ...)."""
         self.check_selectlist_access()
         item_type = str(pk or "").strip().lower()
-        queryset = Category.objects.filter(category_type=item_type if item_type in CategoryType.values else "")
+        queryset = self.get_queryset().filter(category_type=item_type if item_type in CategoryType.values else "")
         return self.selectlist_answer(queryset.order_by("name", "id"))
 
     action_permissions: ClassVar[dict[str, str | None]] = {
@@ -300,15 +152,14 @@ class ManufacturerViewSet(CatalogueViewSet):
             in_use=in_use(Manufacturer),
         )
 
-    def delete_item(self, obj, actor):
-        services.manufacturer_delete(manufacturer=obj, actor=actor)
+    delete_service = item_service(services.manufacturer_delete, "manufacturer")
+    restore_service = item_service(services.manufacturer_restore, "manufacturer")
+    restore_not_found_message = "Manufacturer does not exist."
 
     @extend_schema(request=None)
     @action(detail=True, methods=["post"])
     def restore(self, request, pk=None):
-        item = services.get_deleted_or_alive(Manufacturer, pk, "Manufacturer does not exist.")
-        item = services.manufacturer_restore(manufacturer=item, actor=request.user)
-        return success(self.record(item), self.messages["restore"])
+        return self.restore_item(request)
 
 
 class SupplierViewSet(CatalogueViewSet):
@@ -337,8 +188,7 @@ class SupplierViewSet(CatalogueViewSet):
             in_use=in_use(Supplier),
         )
 
-    def delete_item(self, obj, actor):
-        services.supplier_delete(supplier=obj, actor=actor)
+    delete_service = item_service(services.supplier_delete, "supplier")
 
 
 class LocationViewSet(CatalogueViewSet):
@@ -383,8 +233,7 @@ class LocationViewSet(CatalogueViewSet):
             in_use=in_use(Location),
         )
 
-    def delete_item(self, obj, actor):
-        services.location_delete(location=obj, actor=actor)
+    delete_service = item_service(services.location_delete, "location")
 
 
 class AssetModelViewSet(CatalogueViewSet):
@@ -416,18 +265,17 @@ class AssetModelViewSet(CatalogueViewSet):
             assets_count=count_of(assets, "model"), in_use=in_use(AssetModel),
         )
 
-    def delete_item(self, obj, actor):
-        services.asset_model_delete(asset_model=obj, actor=actor)
+    delete_service = item_service(services.asset_model_delete, "asset_model")
+    restore_service = item_service(services.asset_model_restore, "asset_model")
+    restore_not_found_message = "Model does not exist."
 
     @extend_schema(request=None)
     @action(detail=True, methods=["post"])
     def restore(self, request, pk=None):
-        item = services.get_deleted_or_alive(AssetModel, pk, "Model does not exist.")
-        item = services.asset_model_restore(asset_model=item, actor=request.user)
-        return success(self.record(item), self.messages["restore"])
+        return self.restore_item(request)
 
     def selectlist_queryset(self):
-        return (AssetModel.objects.filter(deleted_at__isnull=True).select_related("category", "manufacturer")
+        return (self.get_queryset().select_related("category", "manufacturer")
                 .order_by("category__name", "manufacturer__name", "name", "model_number", "id"))
 
     def selectlist_text(self, obj) -> str:

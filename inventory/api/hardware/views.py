@@ -125,7 +125,8 @@ class AssetViewSet(ApiViewSet):
         return asset
 
     def reload(self, asset: Asset) -> Asset:
-        return Asset.objects.select_related(*ASSET_RELATED).get(pk=asset.pk)
+        """The record's row after a write, re-read through the scoped queryset (as every read is)."""
+        return self.get_queryset().get(pk=asset.pk)
 
     def list_response(self, queryset) -> Response:
         """Two steps ("deferred join"): count and page the ids on the narrow query (only the joins a sort by a
