@@ -16,7 +16,7 @@ from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -29,7 +29,16 @@ from assetsvc.services import diff, lock_or_not_found, save_unique, snapshot
 from assetsvc.site import forget_site_settings, get_site_settings
 from companies.querysets import caller_chooses_company
 from inventory import signals
-from inventory.choices import StatusType, TargetType
+from inventory.checkout import (
+    CheckoutKind,
+    Target,
+    checkin_locked,
+    item_checkin,
+    item_checkout,
+    log_company_id,
+    target_type_of,
+)
+from inventory.choices import StatusType
 from inventory.exceptions import (
     AssetAlreadyCheckedInError,
     AssetNotAvailableError,
@@ -44,12 +53,12 @@ from inventory.models import Asset, Location, StatusLabel
 if TYPE_CHECKING:
     from companies.models import Company
 
-Target = User | Asset | Location
 
 TAG_TAKEN = "The asset tag must be unique."
 SERIAL_TAKEN = "The serial must be unique."
 NOT_DEPLOYABLE_ON_CREATE = "That asset status is not deployable. This asset cannot be checked out."
-NOTE_REQUIRED = "The note field is required."
+#: The advisory-lock key of checkouts to an asset (any constant unique to this purpose).
+ASSET_TO_ASSET_LOCK = 0x61737365745F6C70 & 0x7FFFFFFFFFFFFFFF
 #: How many hops of "asset checked out to asset" the loop check follows before giving up (a safety net only).
 MAX_ASSIGNMENT_DEPTH = 1000
 #: Fields never reported in ``log_meta`` (bookkeeping, not a change a reader cares about).
@@ -61,35 +70,12 @@ UNLOGGED_FIELDS = BOOKKEEPING | {"checkin_counter", "checkout_counter", "request
 # helpers
 
 
-def target_type_of(target: Target | None) -> str:
-    if target is None:
-        return ""
-    if isinstance(target, User):
-        return TargetType.USER
-    if isinstance(target, Asset):
-        return TargetType.ASSET
-    if isinstance(target, Location):
-        return TargetType.LOCATION
-    raise TypeError(f"not a checkout target: {target!r}")
-
-
 def _snapshot(asset: Asset) -> dict[str, Any]:
     return snapshot(asset, UNLOGGED_FIELDS)
 
 
 def _changes(before: dict[str, Any], after: dict[str, Any], skip: set[str] = frozenset()) -> dict[str, dict]:
     return diff(before, after, skip)
-
-
-def _log_company_id(actor: User | None, item: Asset, target: Target | None) -> int | None:
-    """The company an action-log row belongs to (reference §8, last bullets): for a super user the target's
-    company (else the item's); for anyone else their own company; otherwise none."""
-    if actor is not None and actor.is_superuser:
-        target_company = getattr(target, "company_id", None) if target is not None else None
-        return target_company if target_company is not None else item.company_id
-    if actor is not None and actor.company_id is not None:
-        return actor.company_id
-    return None
 
 
 def _log(
@@ -109,7 +95,7 @@ def _log(
         item_type="asset",
         item_id=asset.pk,
         actor=actor,
-        company_id=_log_company_id(actor, asset, target),
+        company_id=log_company_id(actor, asset, target),
         target_type=target_type_of(target),
         target_id=target.pk if target is not None else None,
         location_id=location_id,
@@ -196,11 +182,6 @@ def _bump_auto_tag_base(site: SiteSettings, tag: str) -> None:
     if number >= site.next_auto_tag_base:
         site.next_auto_tag_base = number + 1
         site.save(update_fields=["next_auto_tag_base", "updated_at"])
-
-
-def _require_note(note: str) -> None:
-    if get_site_settings().require_checkinout_notes and not (note or "").strip():
-        raise ValidationError({"note": [NOTE_REQUIRED]})
 
 
 def _location_of(target: Target) -> int | None:
@@ -294,34 +275,128 @@ def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Tar
 # checkout / checkin / audit
 
 
-def _check_target(*, asset: Asset, target: Target, actor: User, locked_target: Asset | None) -> None:
-    """Refuse targets the caller may not see, deleted or deactivated users, the asset itself, and assets that are
-    (directly or through other assets) checked out to ``asset``: that would make an assignment loop."""
-    kind = target_type_of(target)
-    if isinstance(target, User):
-        visible = User.objects.restrict(actor).filter(pk=target.pk, deleted_at__isnull=True, is_active=True)
-        if not visible.exists():
-            raise InvalidCheckoutTargetError(asset, kind, target.pk)
-    elif isinstance(target, Asset):
-        if target.pk == asset.pk:
-            raise InvalidCheckoutTargetError(asset, kind, target.pk,
-                                             reason="An asset cannot be checked out to itself.")
-        current = locked_target
-        if current is None or current.is_deleted or not Asset.objects.restrict(actor).filter(pk=current.pk).exists():
-            raise InvalidCheckoutTargetError(asset, kind, target.pk)
+class AssetKind(CheckoutKind):
+    """Assets in the one checkout shape: quantity 1, the assignment on the asset row (``assigned_user`` /
+    ``assigned_asset`` / ``assigned_location``), available when not assigned, not deleted and deployable."""
+
+    item_type = "asset"
+    model = Asset
+    checked_out = signals.asset_checked_out
+    checked_in = signals.asset_checked_in
+
+    def not_found(self) -> Exception:
+        return AssetNotFoundError()
+
+    def invalid_target(self, item, target_type, target_id, reason=None) -> Exception:
+        return InvalidCheckoutTargetError(item, target_type, target_id, reason=reason)
+
+    def lock_for_checkout(self, item: Asset, target: Target) -> tuple[Asset, Target]:
+        """Lock the asset, and a target asset with it (in id order). Checkouts to an asset also take one lock that
+        serialises them all, so that no ring of simultaneous checkouts (A → B, B → C, C → A ...) can each see a
+        chain without the others and close a loop: each one then walks a chain that includes every earlier one."""
+        ids = {item.pk}
+        if isinstance(target, Asset):
+            _serialise_asset_to_asset_checkouts()
+            ids.add(target.pk)
+        rows = {row.pk: row for row in Asset.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+        locked = rows.get(item.pk)
+        if locked is None:
+            raise AssetNotFoundError()
+        if isinstance(target, Asset):
+            target = rows.get(target.pk, target)
+        return locked, target
+
+    def ensure_available(self, item: Asset, *, quantity: int, status: StatusLabel | None = None,
+                         checkout_at: datetime | None = None, expected_checkin: date | None = None,
+                         **options: Any) -> None:
+        label = StatusLabel.objects.get(pk=item.status_id)
+        if item.is_deleted or item.is_assigned or label.type != StatusType.DEPLOYABLE:
+            raise AssetNotAvailableError(item.asset_tag)
+        if status is not None and status.type != StatusType.DEPLOYABLE:
+            raise ValidationError({"status_id": ["The selected status id is invalid."]})
+        moment = checkout_at or timezone.now()
+        if expected_checkin is not None and expected_checkin < timezone.localtime(moment).date():
+            raise ValidationError({"expected_checkin": ["The expected checkin must be a date after or equal to "
+                                                        "checkout at."]})
+
+    def check_target(self, item: Asset, target: Target, actor: User) -> None:
+        """Besides the shared rule: not the asset itself, and not an asset that is (directly or through other
+        assets) checked out to this one, which would make an assignment loop."""
+        kind = target_type_of(target)
+        if isinstance(target, Asset) and target.pk == item.pk:
+            raise self.invalid_target(item, kind, target.pk, reason="An asset cannot be checked out to itself.")
+        super().check_target(item, target, actor)
+        if not isinstance(target, Asset):
+            return
+        current = target
         for _ in range(MAX_ASSIGNMENT_DEPTH):
             parent_id = current.assigned_asset_id
             if parent_id is None:
                 break
-            if parent_id == asset.pk:
-                raise InvalidCheckoutTargetError(
-                    asset, kind, target.pk,
-                    reason=f"Asset {asset.asset_tag} cannot be checked out to asset {target.asset_tag}, "
+            if parent_id == item.pk:
+                raise self.invalid_target(
+                    item, kind, target.pk,
+                    reason=f"Asset {item.asset_tag} cannot be checked out to asset {target.asset_tag}, "
                            f"which is checked out to it.",
                 )
             current = Asset.objects.only("id", "assigned_asset_id").get(pk=parent_id)
-    elif not Location.objects.filter(pk=target.pk).exists():
-        raise InvalidCheckoutTargetError(asset, kind, target.pk)
+
+    def assign(self, item: Asset, target: Target, *, actor: User, quantity: int, note: str,
+               checkout_at: datetime | None = None, expected_checkin: date | None = None,
+               status: StatusLabel | None = None, name: str | None = None, **options: Any) -> dict[str, Any]:
+        checkout_at = checkout_at or timezone.now()
+        before = _snapshot(item)
+        item.assigned_user = target if isinstance(target, User) else None
+        item.assigned_asset = target if isinstance(target, Asset) else None
+        item.assigned_location = target if isinstance(target, Location) else None
+        item.location_id = _location_of(target)
+        item.last_checkout = checkout_at
+        item.expected_checkin = expected_checkin
+        if status is not None:
+            item.status = status
+        if name is not None:
+            item.name = name
+        item.checkout_counter += 1
+        _save(item)
+        return {"log_meta": _changes(before, _snapshot(item)), "location_id": item.location_id,
+                "expected_checkin": expected_checkin, "action_date": checkout_at}
+
+    def ensure_checked_out(self, item: Asset, assignment: Any) -> None:
+        if not item.is_assigned:
+            model = item.model
+            raise AssetAlreadyCheckedInError(
+                payload={"asset_tag": item.asset_tag, "model": model.name, "model_number": model.model_number}
+            )
+
+    def unassign(self, item: Asset, *, assignment: Any, actor: User, quantity: int | None, note: str,
+                 location: Location | None = None, status: StatusLabel | None = None, name: str | None = None,
+                 checkin_at: datetime | None = None, **options: Any) -> tuple[Target | None, dict[str, Any]]:
+        previous = item.assigned_target
+        before = _snapshot(item)
+        now = timezone.now()
+        item.assigned_user = item.assigned_asset = item.assigned_location = None
+        item.expected_checkin = None
+        item.last_checkin = now
+        item.location_id = location.pk if location is not None else item.rtd_location_id
+        if status is not None:
+            item.status = status
+        if name is not None:
+            item.name = name
+        item.checkin_counter += 1
+        _save(item)
+        return previous, {"log_meta": _changes(before, _snapshot(item)), "location_id": item.location_id,
+                          "action_date": checkin_at or now}
+
+
+ASSET = AssetKind()
+
+
+def _serialise_asset_to_asset_checkouts() -> None:
+    """One transaction-level lock for all checkouts to an asset (PostgreSQL advisory lock; SQLite serialises every
+    writer anyway). Checkouts to users and locations never take it, so they are not slowed down."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ASSET_TO_ASSET_LOCK])
 
 
 @transaction.atomic
@@ -336,90 +411,17 @@ def asset_checkout(
     status: StatusLabel | None = None,
     name: str | None = None,
 ) -> Asset:
-    """Check ``asset`` out to a user, an asset or a location.
+    """Check ``asset`` out to a user, an asset or a location (``item_checkout`` of the asset kind).
 
     Refused (``AssetNotAvailableError``) unless the asset is not assigned, not deleted and its label deployable,
     decided on the locked row. The asset's location follows the target. ``name`` renames the asset when not None.
     """
-    _require_note(note)
-    ids = {asset.pk}
-    if isinstance(target, Asset):
-        ids.add(target.pk)
-    rows = {row.pk: row for row in Asset.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
-    locked = rows.get(asset.pk)
-    if locked is None:
-        raise AssetNotFoundError()
-    label = StatusLabel.objects.get(pk=locked.status_id)
-    if locked.is_deleted or locked.is_assigned or label.type != StatusType.DEPLOYABLE:
-        raise AssetNotAvailableError(locked.asset_tag)
-    if status is not None and status.type != StatusType.DEPLOYABLE:
-        raise ValidationError({"status_id": ["The selected status id is invalid."]})
-    checkout_at = checkout_at or timezone.now()
-    if expected_checkin is not None and expected_checkin < timezone.localtime(checkout_at).date():
-        raise ValidationError({"expected_checkin": ["The expected checkin must be a date after or equal to "
-                                                    "checkout at."]})
-    locked_target = rows.get(target.pk) if isinstance(target, Asset) else None
-    _check_target(asset=locked, target=target, actor=actor, locked_target=locked_target)
-    if locked_target is not None:
-        target = locked_target
-
-    before = _snapshot(locked)
-    locked.assigned_user = target if isinstance(target, User) else None
-    locked.assigned_asset = target if isinstance(target, Asset) else None
-    locked.assigned_location = target if isinstance(target, Location) else None
-    locked.location_id = _location_of(target)
-    locked.last_checkout = checkout_at
-    locked.expected_checkin = expected_checkin
-    if status is not None:
-        locked.status = status
-    if name is not None:
-        locked.name = name
-    locked.checkout_counter += 1
-    _save(locked)
-    log = _log(
-        ActionType.CHECKOUT, asset=locked, actor=actor, target=target, note=note,
-        log_meta=_changes(before, _snapshot(locked)), location_id=locked.location_id,
-        expected_checkin=expected_checkin, action_date=checkout_at,
-    )
-    signals.asset_checked_out.send(sender=Asset, item=locked, actor=actor, target=target, note=note, log=log)
-    return locked
+    return item_checkout(kind=ASSET, item=asset, target=target, actor=actor, note=note, checkout_at=checkout_at,
+                         expected_checkin=expected_checkin, status=status, name=name)
 
 
-def _checkin(
-    locked: Asset,
-    *,
-    actor: User,
-    note: str = "",
-    location: Location | None = None,
-    status: StatusLabel | None = None,
-    name: str | None = None,
-    checkin_at: datetime | None = None,
-) -> Asset:
-    if not locked.is_assigned:
-        model = locked.model
-        raise AssetAlreadyCheckedInError(
-            payload={"asset_tag": locked.asset_tag, "model": model.name, "model_number": model.model_number}
-        )
-    previous = locked.assigned_target
-    before = _snapshot(locked)
-    now = timezone.now()
-    locked.assigned_user = locked.assigned_asset = locked.assigned_location = None
-    locked.expected_checkin = None
-    locked.last_checkin = now
-    locked.location_id = location.pk if location is not None else locked.rtd_location_id
-    if status is not None:
-        locked.status = status
-    if name is not None:
-        locked.name = name
-    locked.checkin_counter += 1
-    _save(locked)
-    log = _log(
-        ActionType.CHECKIN, asset=locked, actor=actor, target=previous, note=note,
-        log_meta=_changes(before, _snapshot(locked)), location_id=locked.location_id,
-        action_date=checkin_at or now,
-    )
-    signals.asset_checked_in.send(sender=Asset, item=locked, actor=actor, target=previous, note=note, log=log)
-    return locked
+def _checkin(locked: Asset, *, actor: User, note: str = "", **options: Any) -> Asset:
+    return checkin_locked(kind=ASSET, locked=locked, actor=actor, note=note, **options)
 
 
 @transaction.atomic
@@ -435,12 +437,8 @@ def asset_checkin(
 ) -> Asset:
     """Check a checked-out asset back in: the assignment and ``expected_checkin`` are cleared and the asset returns
     to its default location (or ``location``). Refused (``AssetAlreadyCheckedInError``) when it is not out."""
-    _require_note(note)
-    locked = _lock(asset)
-    if locked.is_deleted:
-        raise AssetNotFoundError()
-    return _checkin(locked, actor=actor, note=note, location=location, status=status, name=name,
-                    checkin_at=checkin_at)
+    return item_checkin(kind=ASSET, item=asset, actor=actor, note=note, location=location, status=status,
+                        name=name, checkin_at=checkin_at)
 
 
 @transaction.atomic

@@ -125,3 +125,36 @@ def test_crossed_asset_checkouts_never_make_a_loop():
     a.refresh_from_db()
     b.refresh_from_db()
     assert not (a.assigned_asset_id == b.pk and b.assigned_asset_id == a.pk)
+
+
+def _loops() -> list[list[int]]:
+    """Every assignment loop among assets (following ``assigned_asset``)."""
+    parent = dict(Asset.objects.filter(assigned_asset__isnull=False).values_list("pk", "assigned_asset_id"))
+    found = []
+    for start in parent:
+        seen, current = [], start
+        while current in parent and current not in seen:
+            seen.append(current)
+            current = parent[current]
+        if current == start:
+            found.append(seen)
+    return found
+
+
+@pytest.mark.parametrize("ring", [3, 4])
+def test_ring_of_simultaneous_asset_checkouts_never_makes_a_loop(ring):
+    """A → B, B → C, ..., Z → A all at once (issue 9: locking the two rows of each checkout prevents a loop of two,
+    not of three or more). Repeated so the threads really interleave."""
+    http = clients(ring)
+    for _ in range(5):
+        assets = [AssetFactory() for _ in range(ring)]
+        calls = [
+            (lambda c=c, a=a, b=b: c.post(f"/api/v1/hardware/{a.pk}/checkout", {"assigned_asset": b.pk},
+                                          format="json"))
+            for c, a, b in zip(http, assets, assets[1:] + assets[:1], strict=True)
+        ]
+        bodies = [r.json() for r in run_together(calls)]
+        assert [b["status"] for b in bodies].count("error") >= 1, bodies
+        assert _loops() == [], bodies
+        assert ActionLog.objects.filter(action_type="checkout", item_id__in=[a.pk for a in assets]).count() == \
+            [b["status"] for b in bodies].count("success")

@@ -1,0 +1,296 @@
+"""One checkout shape for every tracked kind: ``item_checkout`` / ``item_checkin``, parameterised by a kind.
+
+A kind (:class:`CheckoutKind`) declares what differs: its model and action-log ``item_type``, the target types it
+accepts, how its row is locked, when it is available, and what checking out or in changes. Everything else is
+shared, in this order, in one transaction:
+
+1. the note rule (``require_checkinout_notes``) and the quantity (a whole number from 1 to :data:`MAX_QUANTITY`);
+2. the item row re-read with ``select_for_update()`` (a missing row is the kind's "not found"), so of two racing
+   checkouts one wins and a quantity is never over-issued;
+3. the kind's availability check (assets: not assigned, deployable; quantity kinds: ``quantity <= remaining``);
+4. the target: of a type the kind accepts, visible to the caller (company separation), a live and active user, a
+   live asset or an existing location (:func:`check_target`), then the kind's own rules (assets: not itself, no
+   assignment loop);
+5. the change (``assign`` / ``unassign``), one action-log row, and the kind's domain signal.
+
+Assets are the kind with quantity 1 whose assignment lives on the asset row. Kinds handed out by quantity
+(accessories, consumables, components, license seats) subclass :class:`QuantityKind`: each checkout is an assignment
+row with a quantity, and what is left is the item's total minus the assigned quantities, computed by a subquery on
+the locked item.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+from django.dispatch import Signal
+
+from accounts.models import User
+from activity.choices import ActionType
+from activity.models import ActionLog
+from activity.services import log_action
+from assetsvc.exceptions import ConflictError, InvalidInputError
+from assetsvc.services import lock_or_not_found
+from assetsvc.site import get_site_settings
+from inventory.choices import TargetType
+from inventory.models import Asset, Location
+
+Target = User | Asset | Location
+NOTE_REQUIRED = "The note field is required."
+#: The largest quantity one checkout may hand out (a 32-bit column holds every total).
+MAX_QUANTITY = 2_147_483_647
+NOT_ENOUGH = "There are not enough items remaining to check out {quantity}."
+
+#: Every kind that can be checked out, by ``item_type`` (filled by the kinds' modules at import).
+CHECKOUT_KINDS: dict[str, CheckoutKind] = {}
+
+
+def target_type_of(target: Target | None) -> str:
+    if target is None:
+        return ""
+    if isinstance(target, User):
+        return TargetType.USER
+    if isinstance(target, Asset):
+        return TargetType.ASSET
+    if isinstance(target, Location):
+        return TargetType.LOCATION
+    raise TypeError(f"not a checkout target: {target!r}")
+
+
+def require_note(note: str) -> None:
+    if get_site_settings().require_checkinout_notes and not (note or "").strip():
+        raise ValidationError({"note": [NOTE_REQUIRED]})
+
+
+def ensure_quantity(quantity: Any, field: str = "checkout_qty") -> int:
+    if isinstance(quantity, bool) or not isinstance(quantity, int) or not 1 <= quantity <= MAX_QUANTITY:
+        text = f"The {field.replace('_', ' ')} must be at least 1."
+        raise InvalidInputError(text, messages={field: [text]})
+    return quantity
+
+
+def log_company_id(actor: User | None, item: models.Model, target: Target | None) -> int | None:
+    """The company an action-log row belongs to (reference §8, last bullets): for a super user the target's
+    company (else the item's); for anyone else their own company; otherwise none."""
+    if actor is not None and actor.is_superuser:
+        target_company = getattr(target, "company_id", None) if target is not None else None
+        return target_company if target_company is not None else getattr(item, "company_id", None)
+    if actor is not None and actor.company_id is not None:
+        return actor.company_id
+    return None
+
+
+def visible_target(target: Target, actor: User) -> bool:
+    """The one target rule: a user the caller may see, live and active; an asset the caller may see, live; an
+    existing location (locations are shared)."""
+    if isinstance(target, User):
+        return User.objects.restrict(actor).filter(pk=target.pk, deleted_at__isnull=True, is_active=True).exists()
+    if isinstance(target, Asset):
+        return (target.deleted_at is None
+                and Asset.objects.restrict(actor).filter(pk=target.pk, deleted_at__isnull=True).exists())
+    return Location.objects.filter(pk=target.pk).exists()
+
+
+def resolve_target(target_type: str, pk: int, actor: User) -> Target | None:
+    """The checkout target named by a request (type and id), if the caller may use it; None otherwise. Used by the
+    API's checkout actions, so every kind resolves targets the same way."""
+    if isinstance(pk, bool) or not isinstance(pk, int) or abs(pk) > 2**62:
+        return None
+    model = {TargetType.USER: User, TargetType.ASSET: Asset, TargetType.LOCATION: Location}.get(target_type)
+    if model is None:
+        return None
+    target = model._default_manager.filter(pk=pk).first()
+    return target if target is not None and visible_target(target, actor) else None
+
+
+class CheckoutKind:
+    """What one kind of item declares to be checked out and in (see the module docstring for the shared steps)."""
+
+    #: ``action_logs.item_type`` (Snipe-IT's), also the key in :data:`CHECKOUT_KINDS`.
+    item_type: ClassVar[str]
+    model: ClassVar[type[models.Model]]
+    #: Target types this kind may be checked out to.
+    targets: ClassVar[frozenset[str]] = frozenset({TargetType.USER, TargetType.ASSET, TargetType.LOCATION})
+    checked_out: ClassVar[Signal | None] = None
+    checked_in: ClassVar[Signal | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "item_type" in cls.__dict__:
+            CHECKOUT_KINDS[cls.item_type] = cls()
+
+    # --- declarations each kind fills in ---------------------------------------------------------------------------
+
+    def not_found(self) -> Exception:
+        raise NotImplementedError
+
+    def invalid_target(self, item: models.Model, target_type: str, target_id: Any, reason: str | None = None
+                       ) -> Exception:
+        raise NotImplementedError
+
+    def lock(self, item: models.Model | int) -> models.Model:
+        return lock_or_not_found(self.model, item, self.not_found)
+
+    def ensure_live(self, item: models.Model) -> None:
+        """A soft-deleted item is not found for checkout and checkin."""
+        if getattr(item, "deleted_at", None) is not None:
+            raise self.not_found()
+
+    def lock_for_checkout(self, item: models.Model, target: Target) -> tuple[models.Model, Target]:
+        """The locked item and the target to use (a kind may lock the target too)."""
+        return self.lock(item), target
+
+    def ensure_available(self, item: models.Model, *, quantity: int, **options: Any) -> None:
+        raise NotImplementedError
+
+    def check_target(self, item: models.Model, target: Target, actor: User) -> None:
+        if not visible_target(target, actor):
+            raise self.invalid_target(item, target_type_of(target), target.pk)
+
+    def assign(self, item: models.Model, target: Target, *, actor: User, quantity: int, note: str,
+               **options: Any) -> dict[str, Any]:
+        """Make the change; return extra action-log fields (``log_meta``, ``location_id``, ``action_date`` ...)."""
+        raise NotImplementedError
+
+    def ensure_checked_out(self, item: models.Model, assignment: Any) -> None:
+        raise NotImplementedError
+
+    def unassign(self, item: models.Model, *, assignment: Any, actor: User, quantity: int | None, note: str,
+                 **options: Any) -> tuple[Target | None, dict[str, Any]]:
+        """Undo (part of) an assignment; return the previous target and extra action-log fields."""
+        raise NotImplementedError
+
+
+def _log(action_type: str, kind: CheckoutKind, item: models.Model, actor: User, target: Target | None, note: str,
+         fields: dict[str, Any]) -> ActionLog:
+    return log_action(
+        action_type=action_type, item_type=kind.item_type, item_id=item.pk, actor=actor,
+        company_id=log_company_id(actor, item, target), target_type=target_type_of(target),
+        target_id=target.pk if target is not None else None, note=note, **fields,
+    )
+
+
+@transaction.atomic
+def item_checkout(*, kind: CheckoutKind, item: models.Model, target: Target, actor: User, quantity: int = 1,
+                  note: str = "", **options: Any) -> models.Model:
+    """Check ``quantity`` units of ``item`` out to ``target`` (the module docstring lists the steps)."""
+    require_note(note)
+    ensure_quantity(quantity, getattr(kind, "quantity_field", "checkout_qty"))
+    if target_type_of(target) not in kind.targets:
+        raise kind.invalid_target(item, target_type_of(target), target.pk)
+    locked, target = kind.lock_for_checkout(item, target)
+    kind.ensure_available(locked, quantity=quantity, **options)
+    kind.check_target(locked, target, actor)
+    fields = kind.assign(locked, target, actor=actor, quantity=quantity, note=note, **options)
+    log = _log(ActionType.CHECKOUT, kind, locked, actor, target, note, fields)
+    if kind.checked_out is not None:
+        kind.checked_out.send(sender=kind.model, item=locked, actor=actor, target=target, note=note, log=log,
+                              quantity=quantity)
+    return locked
+
+
+def checkin_locked(*, kind: CheckoutKind, locked: models.Model, actor: User, assignment: Any = None,
+                   quantity: int | None = None, note: str = "", **options: Any) -> models.Model:
+    """Check in an item whose row the caller already holds locked (a delete checks its item in first)."""
+    kind.ensure_checked_out(locked, assignment)
+    previous, fields = kind.unassign(locked, assignment=assignment, actor=actor, quantity=quantity, note=note,
+                                     **options)
+    log = _log(ActionType.CHECKIN, kind, locked, actor, previous, note, fields)
+    if kind.checked_in is not None:
+        kind.checked_in.send(sender=kind.model, item=locked, actor=actor, target=previous, note=note, log=log,
+                             quantity=quantity)
+    return locked
+
+
+@transaction.atomic
+def item_checkin(*, kind: CheckoutKind, item: models.Model, actor: User, assignment: Any = None,
+                 quantity: int | None = None, note: str = "", **options: Any) -> models.Model:
+    """Check ``item`` (or one of its assignment rows, or part of its quantity) back in."""
+    require_note(note)
+    if quantity is not None:
+        ensure_quantity(quantity, "checkin_qty")
+    locked = kind.lock(item)
+    kind.ensure_live(locked)
+    return checkin_locked(kind=kind, locked=locked, actor=actor, assignment=assignment, quantity=quantity,
+                          note=note, **options)
+
+
+class QuantityKind(CheckoutKind):
+    """A kind handed out by quantity: each checkout is a row of ``assignment_model`` (its ``item_field`` points at
+    the item, ``quantity_column`` holds the units), and ``remaining = item.<total_field> - SUM(assigned units)`` is
+    computed on the locked item, so concurrent checkouts never over-issue."""
+
+    assignment_model: ClassVar[type[models.Model]]
+    item_field: ClassVar[str]
+    total_field: ClassVar[str] = "qty"
+    quantity_column: ClassVar[str] = "assigned_qty"
+    #: The input name of the quantity, in refusals (``checkout_qty``, ``assigned_qty``).
+    quantity_field: ClassVar[str] = "checkout_qty"
+    #: Kinds whose units are used up (consumables) are never checked in.
+    returnable: ClassVar[bool] = True
+    assignment_target_fields: ClassVar[dict[str, str]] = {
+        TargetType.USER: "assigned_user", TargetType.ASSET: "assigned_asset", TargetType.LOCATION: "assigned_location",
+    }
+
+    def assigned_subquery(self) -> Coalesce:
+        """Units assigned per item, as a correlated subquery (annotate it on item lists: one query per page)."""
+        rows = (self.assignment_model._default_manager.filter(**{self.item_field: OuterRef("pk")}).order_by()
+                .values(self.item_field).annotate(n=Sum(self.quantity_column)).values("n")[:1])
+        return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+    def remaining(self, item: models.Model) -> int:
+        assigned = (self.assignment_model._default_manager.filter(**{self.item_field: item})
+                    .aggregate(n=Sum(self.quantity_column))["n"] or 0)
+        return getattr(item, self.total_field) - assigned
+
+    def not_enough(self, item: models.Model, quantity: int) -> Exception:
+        text = NOT_ENOUGH.format(quantity=quantity)
+        return ConflictError(text, code="not_enough_remaining", messages={self.quantity_field: [text]})
+
+    def ensure_available(self, item: models.Model, *, quantity: int, **options: Any) -> None:
+        if getattr(item, "deleted_at", None) is not None:
+            raise self.not_found()
+        if quantity > self.remaining(item):
+            raise self.not_enough(item, quantity)
+
+    def assign(self, item, target, *, actor, quantity, note, **options):
+        field = self.assignment_target_fields[target_type_of(target)]
+        self.assignment_model._default_manager.create(
+            **{self.item_field: item, field: target, self.quantity_column: quantity, "note": note,
+               "created_by": actor if actor is not None and actor.pk else None},
+        )
+        return {"log_meta": {self.quantity_field: {"old": None, "new": quantity}}}
+
+    def ensure_checked_out(self, item, assignment) -> None:
+        if assignment is None or getattr(assignment, f"{self.item_field}_id") != item.pk:
+            raise self.not_found()
+
+    def assignment_target(self, assignment) -> Target | None:
+        for field in self.assignment_target_fields.values():
+            value = getattr(assignment, field, None)
+            if value is not None:
+                return value
+        return None
+
+    def unassign(self, item, *, assignment, actor, quantity, note, **options):
+        held = getattr(assignment, self.quantity_column)
+        quantity = held if quantity is None else quantity
+        if quantity > held:
+            text = f"The checkin qty may not be greater than {held}."
+            raise InvalidInputError(text, messages={"checkin_qty": [text]})
+        previous = self.assignment_target(assignment)
+        if quantity == held:
+            assignment.delete()
+        else:
+            setattr(assignment, self.quantity_column, held - quantity)
+            assignment.save(update_fields=[self.quantity_column])
+        return previous, {"log_meta": {"checkin_qty": {"old": held, "new": held - quantity}}}
+
+
+def kind_for(model: type[models.Model]) -> CheckoutKind | None:
+    """The registered checkout kind of ``model``, if any."""
+    return next((kind for kind in CHECKOUT_KINDS.values() if kind.model is model), None)
