@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.api.groups import GroupViewSet
 from accounts.models import PermissionGroup
+from tests.api_mixins import QueryBudgetTests
 from tests.factories import PermissionGroupFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+class TestGroupsAPI(QueryBudgetTests):
+    """The shared list budget (``tests/api_mixins.py``): groups with a creator and members."""
+
+    url = "/api/v1/groups"
+    viewset = GroupViewSet
+    section = "groups"  # not a permission key: super users only
+    model = PermissionGroup
+    factory = PermissionGroupFactory
+    item_type = "group"
+
+    def make_listed(self) -> None:
+        PermissionGroupFactory(created_by=UserFactory()).users.add(UserFactory(), UserFactory())
 
 
 @pytest.fixture

@@ -5,15 +5,36 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from accounts.api.users import UserViewSet
 from accounts.models import User
 from accounts.services import personal_token_issue
 from activity.models import ActionLog
+from tests.api_mixins import QueryBudgetTests
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, PermissionGroupFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 USER_NOT_FOUND = "User does not exist or you do not have permission view them."
 ALL_USER_KEYS = {"users.view": 1, "users.create": 1, "users.edit": 1, "users.delete": 1}
+
+
+class TestUsersAPI(QueryBudgetTests):
+    """The shared list budget (``tests/api_mixins.py``): users with a company, a group and an asset each."""
+
+    url = "/api/v1/users"
+    viewset = UserViewSet
+    section = "users"
+    model = User
+    factory = UserFactory
+    item_type = "user"
+
+    def make_listed(self) -> None:
+        user = UserFactory(company=CompanyFactory(), location=LocationFactory())
+        user.groups.add(PermissionGroupFactory())
+        AssetFactory(assigned_user=user)
+
+    def listed_count(self) -> int:
+        return User.objects.filter(deleted_at__isnull=True).count()
 
 
 @pytest.fixture

@@ -8,8 +8,10 @@ import pytest
 from django.core.management import call_command
 
 from activity.models import ActionLog
+from companies.api.views import CompanyViewSet
 from companies.models import Company
 from inventory.choices import StatusType
+from tests.api_mixins import CrudAPITests, NameRulesTests, PermissionTests, QueryBudgetTests
 from tests.factories import (
     AssetFactory,
     CompanyFactory,
@@ -26,6 +28,30 @@ NOT_EMPTY = (
     "This company is currently associated with at least one model and cannot be deleted. Please update your models "
     "to no longer reference this company and try again. "
 )
+
+
+class TestCompaniesAPI(CrudAPITests, NameRulesTests, PermissionTests, QueryBudgetTests):
+    """The shared checks (``tests/api_mixins.py``); the company-specific rules follow below."""
+
+    url = "/api/v1/companies"
+    viewset = CompanyViewSet
+    section = "companies"
+    model = Company
+    factory = CompanyFactory
+    item_type = "company"
+    not_found_message = "Company not found"
+    created_message = "Company created successfully."
+    updated_message = "Company updated successfully."
+    delete_message = "The Company was deleted successfully."
+    record_keys = {"phone", "fax", "email", "notes", "tag_color", "created_by", *COUNT_KEYS}
+
+    def create_payload(self):
+        return {"name": "Acme Corporation", "email": "it@acme.example"}
+
+    def make_listed(self) -> None:
+        company = self.make()
+        AssetFactory(company=company)
+        UserFactory(company=company)
 
 
 @pytest.fixture

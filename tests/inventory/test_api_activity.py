@@ -3,13 +3,39 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
+from activity.models import ActionLog
 from inventory import services
+from inventory.api.reports import ActivityReportViewSet
+from tests.api_mixins import QueryBudgetTests
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, PermissionGroupFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/reports/activity"
+
+
+class TestActivityReportAPI(QueryBudgetTests):
+    """The shared list budget (``tests/api_mixins.py``): rows of every target type, each with an actor."""
+
+    url = URL
+    viewset = ActivityReportViewSet
+    section = "reports"
+    model = ActionLog
+    item_type = "actionlog"
+
+    def make_listed(self) -> None:
+        company = CompanyFactory()
+        asset = AssetFactory(company=company)
+        for target in (UserFactory(company=company), LocationFactory(), AssetFactory()):
+            target_type = {"User": "user", "Location": "location", "Asset": "asset"}[type(target).__name__]
+            ActionLog.objects.create(action_type="checkout", item_type="asset", item_id=asset.pk,
+                                     target_type=target_type, target_id=target.pk, company=company,
+                                     created_by=UserFactory(company=company), action_date=timezone.now())
+
+    def listed_count(self) -> int:
+        return ActionLog.objects.count()
 
 
 @pytest.fixture

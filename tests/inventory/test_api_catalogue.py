@@ -1,4 +1,5 @@
-"""Catalogue endpoints: the shared CRUD checks per resource, then what each resource does on its own."""
+"""Catalogue endpoints: the shared checks per resource (``tests/api_mixins.py``), then what each resource does on
+its own."""
 
 from __future__ import annotations
 
@@ -7,7 +8,18 @@ from typing import Any
 import pytest
 
 from activity.models import ActionLog
+from inventory.api.catalogue import views
 from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from tests.api_mixins import (
+    CrudAPITests,
+    DeleteGuardTests,
+    NameRulesTests,
+    PermissionTests,
+    QueryBudgetTests,
+    RestoreTests,
+    SelectListTests,
+    error_of,
+)
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,
@@ -19,13 +31,24 @@ from tests.factories import (
     SupplierFactory,
     UserFactory,
 )
-from tests.inventory.catalogue_mixins import CatalogueCrudTests, error_of
 
 pytestmark = pytest.mark.django_db
 
 
-class TestStatusLabelsAPI(CatalogueCrudTests):
+class CatalogueAPITests(CrudAPITests, NameRulesTests, DeleteGuardTests, SelectListTests, PermissionTests,
+                        QueryBudgetTests):
+    """What every catalogue resource shares: CRUD, unique names, the in-use delete guard, a select list,
+    permissions and a constant number of list queries (rows in use, so their counts are read)."""
+
+    budget_sizes = (5, 60)
+
+    def make_listed(self) -> None:
+        self.make_in_use(self.make())
+
+
+class TestStatusLabelsAPI(CatalogueAPITests):
     url = "/api/v1/statuslabels"
+    viewset = views.StatusLabelViewSet
     section = "statuslabels"
     model = StatusLabel
     factory = StatusLabelFactory
@@ -45,8 +68,9 @@ class TestStatusLabelsAPI(CatalogueCrudTests):
         AssetFactory(status=obj)
 
 
-class TestCategoriesAPI(CatalogueCrudTests):
+class TestCategoriesAPI(CatalogueAPITests):
     url = "/api/v1/categories"
+    viewset = views.CategoryViewSet
     section = "categories"
     model = Category
     factory = CategoryFactory
@@ -66,8 +90,9 @@ class TestCategoriesAPI(CatalogueCrudTests):
         AssetFactory(model=AssetModelFactory(category=obj))
 
 
-class TestManufacturersAPI(CatalogueCrudTests):
+class TestManufacturersAPI(RestoreTests, CatalogueAPITests):
     url = "/api/v1/manufacturers"
+    viewset = views.ManufacturerViewSet
     section = "manufacturers"
     model = Manufacturer
     factory = ManufacturerFactory
@@ -79,6 +104,9 @@ class TestManufacturersAPI(CatalogueCrudTests):
     guard_message = ("This manufacturer is currently associated with at least one model and cannot be deleted. "
                      "Please update your models to no longer reference this manufacturer and try again. ")
     soft_deletes = True
+    restore_message = "Manufacturer restored successfully."
+    not_deleted_message = "The Manufacturer was not deleted and therefore cannot be restored"
+    restore_not_found_message = "Manufacturer does not exist."
     record_keys = {"url", "support_url", "support_email", "assets_count", "deleted_at"}
 
     def create_payload(self) -> dict[str, Any]:
@@ -88,8 +116,9 @@ class TestManufacturersAPI(CatalogueCrudTests):
         AssetFactory(model=AssetModelFactory(manufacturer=obj))
 
 
-class TestSuppliersAPI(CatalogueCrudTests):
+class TestSuppliersAPI(CatalogueAPITests):
     url = "/api/v1/suppliers"
+    viewset = views.SupplierViewSet
     section = "suppliers"
     model = Supplier
     factory = SupplierFactory
@@ -109,8 +138,9 @@ class TestSuppliersAPI(CatalogueCrudTests):
         AssetFactory(supplier=obj)
 
 
-class TestLocationsAPI(CatalogueCrudTests):
+class TestLocationsAPI(CatalogueAPITests):
     url = "/api/v1/locations"
+    viewset = views.LocationViewSet
     section = "locations"
     model = Location
     factory = LocationFactory
@@ -133,8 +163,9 @@ class TestLocationsAPI(CatalogueCrudTests):
         UserFactory(location=obj)
 
 
-class TestAssetModelsAPI(CatalogueCrudTests):
+class TestAssetModelsAPI(RestoreTests, CatalogueAPITests):
     url = "/api/v1/models"
+    viewset = views.AssetModelViewSet
     section = "models"
     model = AssetModel
     factory = AssetModelFactory
@@ -146,6 +177,9 @@ class TestAssetModelsAPI(CatalogueCrudTests):
     guard_message = ("This model is currently associated with one or more assets and cannot be deleted. "
                      "Please delete the assets, and then try deleting again. ")
     soft_deletes = True
+    restore_message = "Model restored successfully."
+    not_deleted_message = "The Model was not deleted and therefore cannot be restored"
+    restore_not_found_message = "Model does not exist."
     clash_kwargs = {"model_number": "20XW"}
     record_keys = {"manufacturer", "category", "model_number", "eol", "assets_count", "remaining", "deleted_at"}
 
@@ -154,6 +188,10 @@ class TestAssetModelsAPI(CatalogueCrudTests):
 
     def make_in_use(self, obj) -> None:
         AssetFactory(model=obj)
+
+    def selectlist_text(self, obj) -> str:
+        """Snipe-IT's "<category> - <manufacturer> <name> (#<model number>)"."""
+        return f"{obj.category.name} - {obj.manufacturer.name} {obj.name} (#{obj.model_number})"
 
 
 # --- status labels ------------------------------------------------------------------------------------------------
