@@ -17,12 +17,9 @@ from assetsvc.api.fields import (
 )
 from assetsvc.api.serializers import ApiSerializer
 from companies.models import Company
-from inventory.choices import StatusType, TargetType
+from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutSerializer
+from inventory.choices import StatusType
 from inventory.models import MAX_WARRANTY_MONTHS, AssetModel, Location, StatusLabel, Supplier
-
-TARGET_KEYS = ("assigned_user", "assigned_asset", "assigned_location")
-TARGET_TYPE_OF_KEY = {"assigned_user": TargetType.USER, "assigned_asset": TargetType.ASSET,
-                      "assigned_location": TargetType.LOCATION}
 
 
 def _fk(queryset, **kwargs) -> ScopedPrimaryKeyRelatedField:
@@ -95,16 +92,12 @@ class AssetUpdateSerializer(AssetWriteSerializer):
     FIELD_MAP = {**AssetWriteSerializer.FIELD_MAP, "expected_checkin": "expected_checkin"}
 
 
-class AssetCheckoutSerializer(ApiSerializer):
-    checkout_to_type = serializers.ChoiceField(choices=[t.value for t in TargetType], required=False,
-                                               allow_null=True)
-    assigned_user = StrictIntegerField(required=False, allow_null=True)
-    assigned_asset = StrictIntegerField(required=False, allow_null=True)
-    assigned_location = StrictIntegerField(required=False, allow_null=True)
+class AssetCheckoutSerializer(CheckoutSerializer):
+    """Asset checkout: the shared target rules plus a deployable status, dates and a new name."""
+
     status_id = ScopedPrimaryKeyRelatedField(queryset=StatusLabel.objects.all(), required=False, allow_null=True)
     checkout_at = LenientDateTimeField(required=False, allow_null=True)
     expected_checkin = LenientDateField(required=False, allow_null=True)
-    note = TextField(max_length=65535)
     name = TextField(max_length=255)
 
     def validate_status_id(self, value):
@@ -113,37 +106,13 @@ class AssetCheckoutSerializer(ApiSerializer):
         return value
 
     def validate(self, attrs):
-        targets = [key for key in TARGET_KEYS if attrs.get(key) is not None]
-        if not targets:
-            raise serializers.ValidationError({
-                "assigned_user": ["The assigned user field is required when none of assigned asset / "
-                                  "assigned location are present."],
-                "assigned_asset": ["The assigned asset field is required when none of assigned user / "
-                                   "assigned location are present."],
-                "assigned_location": ["The assigned location field is required when none of assigned user / "
-                                      "assigned asset are present."],
-            })
-        if len(targets) > 1:
-            raise serializers.ValidationError(
-                {targets[1]: ["Only one of assigned_user, assigned_asset or assigned_location may be given."]}
-            )
-        kind = attrs.get("checkout_to_type")
-        if kind and TARGET_TYPE_OF_KEY[targets[0]] != kind:
-            raise serializers.ValidationError(
-                {"checkout_to_type": [f"The checkout to type does not match the target given ({targets[0]})."]}
-            )
+        attrs = super().validate(attrs)
         checkout_at, expected = attrs.get("checkout_at"), attrs.get("expected_checkin")
         if checkout_at and expected and expected < timezone.localtime(checkout_at).date():
             raise serializers.ValidationError(
                 {"expected_checkin": ["The expected checkin must be a date after or equal to checkout at."]}
             )
         return attrs
-
-    def target_request(self) -> tuple[str, int]:
-        for key in TARGET_KEYS:
-            if self.validated_data.get(key) is not None:
-                return TARGET_TYPE_OF_KEY[key], self.validated_data[key]
-        raise AssertionError("validated without a target")
 
 
 class AssetCheckinSerializer(ApiSerializer):

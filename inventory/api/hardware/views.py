@@ -19,6 +19,7 @@ from assetsvc.api.viewsets import ApiViewSet, SortFilter, success
 from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
 from inventory import selectors, services
+from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
 from inventory.api.hardware.records import (
     ASSET_LIST_FIELDS,
     ASSET_RELATED,
@@ -28,8 +29,6 @@ from inventory.api.hardware.records import (
     is_available,
 )
 from inventory.api.hardware.serializers import (
-    TARGET_KEYS,
-    TARGET_TYPE_OF_KEY,
     AssetAuditSerializer,
     AssetCheckinSerializer,
     AssetCheckoutSerializer,
@@ -38,8 +37,8 @@ from inventory.api.hardware.serializers import (
     AssetWriteSerializer,
 )
 from inventory.api.reports import activity_rows
-from inventory.choices import TargetType
-from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError, InvalidCheckoutTargetError
+from inventory.checkout import resolve_target
+from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError
 from inventory.models import Asset, Location
 
 _ID = re.compile(r"^[0-9]{1,18}$")
@@ -53,10 +52,13 @@ def _doc(operation_id: str, request=None):
 WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag"}
 
 
-class AssetViewSet(ApiViewSet):
+class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     """Every ``/hardware`` route; each URL pattern maps HTTP methods to one of these actions."""
 
     queryset = Asset.objects.select_related(*ASSET_RELATED)
+    checkout_kind = services.ASSET
+    checkout_serializer_class = AssetCheckoutSerializer
+    checkin_serializer_class = AssetCheckinSerializer
     serializer_class = AssetWriteSerializer  # for the schema; records are built by ``records.asset_record``
     permission_section = "assets"
     action_permissions = {
@@ -140,24 +142,6 @@ class AssetViewSet(ApiViewSet):
         rows = {asset.pk: asset for asset in loaded}
         return self.get_paginated_response([asset_record(rows[pk], self.perms) for pk in ids if pk in rows])
 
-    def resolve_target(self, kind: str, pk: int) -> User | Asset | Location | None:
-        """The checkout target if the caller may see it (deleted or deactivated users and deleted assets are not
-        targets); None otherwise."""
-        if abs(pk) > 2**62:
-            return None
-        actor = self.request.user
-        if kind == TargetType.USER:
-            queryset = User.objects.restrict(actor).filter(deleted_at__isnull=True, is_active=True)
-        elif kind == TargetType.ASSET:
-            queryset = Asset.objects.restrict(actor).alive()
-        else:
-            queryset = Location.objects.all()
-        return queryset.filter(pk=pk).first()
-
-    def validated(self, serializer_class, data: dict | None = None):
-        serializer = serializer_class(data=self.input if data is None else data, context={"request": self.request})
-        serializer.is_valid(raise_exception=True)
-        return serializer
 
     def write_input(self) -> dict[str, Any]:
         data = dict(self.input)
@@ -169,7 +153,7 @@ class AssetViewSet(ApiViewSet):
         request = serializer.target_request()
         if request is None:
             return None
-        target = self.resolve_target(*request)
+        target = resolve_target(*request, self.request.user)
         if target is None:
             key = next(k for k in TARGET_KEYS if TARGET_TYPE_OF_KEY[k] == request[0])
             raise exceptions.ValidationError({key: [f"The selected {key.replace('_', ' ')} is invalid."]})
@@ -257,20 +241,22 @@ class AssetViewSet(ApiViewSet):
 
     # -- checkout / checkin / audit -----------------------------------------------------------------------------
 
+    def checkout_options(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {"checkout_at": data.get("checkout_at"), "expected_checkin": data.get("expected_checkin"),
+                "status": data.get("status_id"), "name": data.get("name")}
+
+    def checkin_options(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {"location": data.get("location_id"), "status": data.get("status_id"), "name": data.get("name"),
+                "checkin_at": data.get("checkin_at")}
+
+    def target_not_usable(self, item: Asset, target_type: str, target_id: int) -> Exception:
+        """An unavailable asset is refused as such before its target is judged (Snipe-IT's order)."""
+        if not is_available(item):
+            return AssetNotAvailableError(item.asset_tag)
+        return super().target_not_usable(item, target_type, target_id)
+
     def _checkout(self, asset: Asset) -> Response:
-        serializer = self.validated(AssetCheckoutSerializer)
-        data = serializer.validated_data
-        kind, pk = serializer.target_request()
-        target = self.resolve_target(kind, pk)
-        if target is None:
-            if not is_available(asset):
-                raise AssetNotAvailableError(asset.asset_tag)
-            raise InvalidCheckoutTargetError(asset, kind, pk)
-        services.asset_checkout(
-            asset=asset, target=target, actor=self.request.user, note=data.get("note") or "",
-            checkout_at=data.get("checkout_at"), expected_checkin=data.get("expected_checkin"),
-            status=data.get("status_id"), name=data.get("name"),
-        )
+        self.perform_checkout(asset)
         return success({"asset": asset.asset_tag}, "Asset checked out successfully.")
 
     @_doc("hardware_checkout", AssetCheckoutSerializer)
@@ -281,11 +267,7 @@ class AssetViewSet(ApiViewSet):
         return self._checkout(self.by_tag(tag, message="Asset not found"))
 
     def _checkin(self, asset: Asset) -> Response:
-        data = self.validated(AssetCheckinSerializer).validated_data
-        asset = services.asset_checkin(
-            asset=asset, actor=self.request.user, note=data.get("note") or "", location=data.get("location_id"),
-            status=data.get("status_id"), name=data.get("name"), checkin_at=data.get("checkin_at"),
-        )
+        asset = self.perform_checkin(asset)
         model = asset.model
         return success({"asset_tag": asset.asset_tag, "model": model.name, "model_number": model.model_number},
                        "Asset checked in successfully.")
