@@ -158,3 +158,22 @@ def test_ring_of_simultaneous_asset_checkouts_never_makes_a_loop(ring):
         assert _loops() == [], bodies
         assert ActionLog.objects.filter(action_type="checkout", item_id__in=[a.pk for a in assets]).count() == \
             [b["status"] for b in bodies].count("success")
+
+
+def test_concurrent_quantity_checkouts_never_over_issue():
+    """Eight simultaneous checkouts of one unit each from a stock of five: exactly five succeed."""
+    from assetsvc.exceptions import ConflictError
+    from inventory.checkout import item_checkout
+    from tests.kinds.kinds import WIDGET
+    from tests.kinds.models import Widget, WidgetCheckout
+
+    widget = Widget.objects.create(name="Dock", qty=5)
+    actor = UserFactory(superuser=True)
+    targets = [UserFactory() for _ in range(THREADS)]
+    results = run_together([
+        (lambda t=t: item_checkout(kind=WIDGET, item=widget, target=t, actor=actor)) for t in targets
+    ])
+    assert sum(1 for r in results if isinstance(r, Widget)) == 5, results
+    assert all(isinstance(r, ConflictError) for r in results if not isinstance(r, Widget)), results
+    assert sum(WidgetCheckout.objects.filter(widget=widget).values_list("assigned_qty", flat=True)) == 5
+    assert ActionLog.objects.filter(item_type="widget", action_type="checkout").count() == 5

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class KindsConfig(AppConfig):
+    name = "tests.kinds"
+    label = "test_kinds"
