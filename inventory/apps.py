@@ -20,6 +20,17 @@ class InventoryConfig(AppConfig):
         """Tell the lower layers what inventory's kinds hold and count (``assetsvc.registry``)."""
         from accounts.holdings import UserHolding, register_user_holding
         from companies.counts import CountedKind, register_company_count
+        from inventory.counts import CatalogueCount, register_catalogue_count
+
+        for catalogue, field in (("StatusLabel", "status"), ("Category", "model__category"),
+                                 ("Manufacturer", "model__manufacturer"), ("Supplier", "supplier"),
+                                 ("Location", "location"), ("AssetModel", "model")):
+            register_catalogue_count(CatalogueCount(f"inventory.{catalogue}", "assets_count", "inventory.Asset", field))
+        register_catalogue_count(CatalogueCount("inventory.Location", "rtd_assets_count", "inventory.Asset",
+                                                "rtd_location"))
+        register_catalogue_count(CatalogueCount("inventory.Location", "assigned_assets_count", "inventory.Asset",
+                                                "assigned_location"))
+        register_catalogue_count(CatalogueCount("inventory.Location", "users_count", "accounts.User", "location"))
 
         register_company_count(CountedKind("assets_count", "inventory.Asset", assets_for_show))
         register_user_holding(UserHolding(

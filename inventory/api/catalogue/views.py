@@ -11,32 +11,24 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.db.models import BooleanField as BooleanDbField
-from django.db.models import Count, ExpressionWrapper, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import ExpressionWrapper, Prefetch, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 
-from accounts.models import User
 from assetsvc.api.viewsets import SELECTLIST_SCHEMA, ResourceViewSet, item_service
 from inventory import catalogue_services as services
 from inventory.api.catalogue import filters
 from inventory.api.catalogue import serializers as s
 from inventory.choices import CategoryType
-from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.counts import annotate_catalogue_counts
+from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
-ZERO = Value(0, output_field=IntegerField())
 #: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
 SELECTLIST_KEYS = (
     "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
     "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
     "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
 )
-
-
-def count_of(queryset: QuerySet, field: str) -> Coalesce:
-    """``COUNT(*)`` of ``queryset`` rows whose ``field`` is the outer row, as a correlated subquery."""
-    rows = queryset.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(rows, output_field=IntegerField()), ZERO)
 
 
 def in_use(model) -> ExpressionWrapper:
@@ -49,6 +41,11 @@ class CatalogueViewSet(ResourceViewSet):
     selectlist_keys = SELECTLIST_KEYS
     create_service = staticmethod(services.catalogue_item_create)
     update_service = staticmethod(services.catalogue_item_update)
+
+    def annotate(self, queryset: QuerySet) -> QuerySet:
+        """The record's counts (``inventory.counts`` registry, scoped to the caller) and the delete guard flag."""
+        queryset = annotate_catalogue_counts(queryset, self.request.user)
+        return queryset.annotate(in_use=in_use(queryset.model))
 
 
 def created_by_sort() -> tuple[str, str]:
@@ -71,10 +68,6 @@ class StatusLabelViewSet(CatalogueViewSet):
         "delete": "The Status Label was deleted successfully.",
     }
 
-    def annotate(self, queryset):
-        assets = Asset.objects.restrict(self.request.user).alive()
-        return queryset.annotate(assets_count=count_of(assets, "status"), in_use=in_use(StatusLabel))
-
     delete_service = item_service(services.status_label_delete, "label")
     selectlist_ordering = ("-default_label", "name", "id")
 
@@ -96,14 +89,6 @@ class CategoryViewSet(CatalogueViewSet):
         "create": "Category created successfully.", "update": "Category updated successfully.",
         "delete": "The category was deleted successfully.",
     }
-
-    def annotate(self, queryset):
-        assets = Asset.objects.restrict(self.request.user).alive()
-        return queryset.annotate(
-            assets_count=count_of(assets, "model__category"),
-            accessories_count=ZERO, consumables_count=ZERO, components_count=ZERO, licenses_count=ZERO,
-            in_use=in_use(Category),
-        )
 
     delete_service = item_service(services.category_delete, "category")
     plain_actions = CatalogueViewSet.plain_actions | {"typed_selectlist"}
@@ -144,14 +129,6 @@ class ManufacturerViewSet(CatalogueViewSet):
     def list_deleted(self) -> bool:
         return str(self.request.query_params.get("deleted", "")).strip().lower() == "true"
 
-    def annotate(self, queryset):
-        assets = Asset.objects.restrict(self.request.user).alive()
-        return queryset.annotate(
-            assets_count=count_of(assets, "model__manufacturer"),
-            licenses_count=ZERO, consumables_count=ZERO, accessories_count=ZERO, components_count=ZERO,
-            in_use=in_use(Manufacturer),
-        )
-
     delete_service = item_service(services.manufacturer_delete, "manufacturer")
     restore_service = item_service(services.manufacturer_restore, "manufacturer")
     restore_not_found_message = "Manufacturer does not exist."
@@ -179,14 +156,6 @@ class SupplierViewSet(CatalogueViewSet):
         "create": "Supplier created successfully.", "update": "Supplier updated successfully.",
         "delete": "Supplier was deleted successfully.",
     }
-
-    def annotate(self, queryset):
-        assets = Asset.objects.restrict(self.request.user).alive()
-        return queryset.annotate(
-            assets_count=count_of(assets, "supplier"),
-            accessories_count=ZERO, licenses_count=ZERO, consumables_count=ZERO, components_count=ZERO,
-            in_use=in_use(Supplier),
-        )
 
     delete_service = item_service(services.supplier_delete, "supplier")
 
@@ -218,20 +187,10 @@ class LocationViewSet(CatalogueViewSet):
     }
 
     def annotate(self, queryset):
-        user = self.request.user
-        assets = Asset.objects.restrict(user).alive()
-        users = User.objects.restrict(user).filter(deleted_at__isnull=True)
         children = Location.objects.only("id", "name", "parent_id").order_by("name", "id")
-        return queryset.select_related("parent", "manager", "company").prefetch_related(
+        return super().annotate(queryset.select_related("parent", "manager", "company").prefetch_related(
             Prefetch("children", queryset=children)
-        ).annotate(
-            assets_count=count_of(assets, "location"),
-            rtd_assets_count=count_of(assets, "rtd_location"),
-            assigned_assets_count=count_of(assets, "assigned_location"),
-            users_count=count_of(users, "location"),
-            accessories_count=ZERO, assigned_accessories_count=ZERO,
-            in_use=in_use(Location),
-        )
+        ))
 
     delete_service = item_service(services.location_delete, "location")
 
@@ -260,10 +219,7 @@ class AssetModelViewSet(CatalogueViewSet):
         return str(self.request.query_params.get("status", "")).strip().lower() == "deleted"
 
     def annotate(self, queryset):
-        assets = Asset.objects.restrict(self.request.user).alive()
-        return queryset.select_related("category", "manufacturer").annotate(
-            assets_count=count_of(assets, "model"), in_use=in_use(AssetModel),
-        )
+        return super().annotate(queryset.select_related("category", "manufacturer"))
 
     delete_service = item_service(services.asset_model_delete, "asset_model")
     restore_service = item_service(services.asset_model_restore, "asset_model")

@@ -1,0 +1,83 @@
+"""The counts a catalogue record shows (how many assets, accessories, ... use a category, a manufacturer, a
+supplier, a location, a status label or a model), from one registry.
+
+Each record's count keys are fixed here (:data:`CATALOGUE_COUNT_NAMES`, Snipe-IT's record shapes). A kind that is
+counted registers where its rows point at the catalogue entry with :func:`register_catalogue_count` in
+``InventoryConfig.ready()``; a key nobody registered is 0 (the kinds not built yet), so a new kind fills its counts
+on every record with one line per key. Counts are correlated subqueries over what the caller may see (company
+separation), so a list runs a constant number of queries whatever its page size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.db import models
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from assetsvc.registry import entries, register_entry
+
+ZERO = Value(0, output_field=IntegerField())
+_KINDS = ("assets_count", "accessories_count", "consumables_count", "components_count", "licenses_count")
+
+#: Every catalogue record's count keys.
+CATALOGUE_COUNT_NAMES: dict[str, tuple[str, ...]] = {
+    "inventory.StatusLabel": ("assets_count",),
+    "inventory.Category": _KINDS,
+    "inventory.Manufacturer": _KINDS,
+    "inventory.Supplier": _KINDS,
+    "inventory.Location": ("assets_count", "rtd_assets_count", "assigned_assets_count", "users_count",
+                           "accessories_count", "assigned_accessories_count"),
+    "inventory.AssetModel": ("assets_count",),
+}
+
+
+def alive(queryset: models.QuerySet) -> models.QuerySet:
+    if any(f.name == "deleted_at" for f in queryset.model._meta.concrete_fields):
+        return queryset.filter(deleted_at__isnull=True)
+    return queryset
+
+
+@dataclass(frozen=True)
+class CatalogueCount:
+    """``count_name`` on the records of ``catalogue`` counts the rows of ``model_label`` whose ``field`` is the
+    entry (``rows`` narrows them: live rows by default)."""
+
+    catalogue: str
+    count_name: str
+    model_label: str
+    field: str
+    rows: Callable[[models.QuerySet], models.QuerySet] = alive
+
+
+def register_catalogue_count(count: CatalogueCount) -> None:
+    if count.count_name not in CATALOGUE_COUNT_NAMES.get(count.catalogue, ()):
+        raise ValueError(f"{count.catalogue} records have no {count.count_name!r}")
+    register_entry("catalogue_counts", f"{count.catalogue}.{count.count_name}", count)
+
+
+def count_of(queryset: models.QuerySet, field: str) -> Coalesce:
+    """``COUNT(*)`` of ``queryset`` rows whose ``field`` is the outer row, as a correlated subquery."""
+    rows = queryset.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(rows, output_field=IntegerField()), ZERO)
+
+
+def annotate_catalogue_counts(queryset: models.QuerySet, user) -> models.QuerySet:
+    """Every count key of the queryset's records, limited to the rows ``user`` may see."""
+    label = queryset.model._meta.label
+    registered = entries("catalogue_counts")
+    annotations = {}
+    for name in CATALOGUE_COUNT_NAMES[label]:
+        count = registered.get(f"{label}.{name}")
+        if count is None:
+            annotations[name] = ZERO
+            continue
+        source = apps.get_model(count.model_label)._default_manager.all()
+        restrict = getattr(source, "restrict", None)
+        if restrict is not None:
+            source = restrict(user)
+        annotations[name] = count_of(count.rows(source), count.field)
+    return queryset.annotate(**annotations)
