@@ -7,11 +7,10 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
-from rest_framework.exceptions import ValidationError
 
 from accounts import permissions as perms
 from accounts.holdings import blocking_holdings, holds_items_of_other_company, move_held_items

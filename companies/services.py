@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
-from rest_framework.exceptions import ValidationError
 
 from assetsvc.exceptions import ConflictError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique

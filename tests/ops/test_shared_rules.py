@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework.exceptions import ValidationError
 
 from accounts import services as account_services
 from inventory import services as asset_services
@@ -44,16 +43,16 @@ def test_api_keeps_its_message_for_a_negative_cost(make_client, superuser):
 
 @pytest.mark.parametrize("permissions", [{"junk.key": 1}, {"assets.view": 7}, ["assets.view"]])
 def test_account_services_refuse_unknown_permission_maps(superuser, permissions):
-    with pytest.raises(ValidationError):
+    with pytest.raises(DjangoValidationError):
         account_services.user_create(actor=superuser, data={"username": "x", "password": "long enough secret",
                                                            "permissions": permissions})
     user = UserFactory(permissions={})
-    with pytest.raises(ValidationError):
+    with pytest.raises(DjangoValidationError):
         account_services.user_update(actor=superuser, user=user, data={"permissions": permissions})
     group = PermissionGroupFactory(permissions={})
-    with pytest.raises(ValidationError):
+    with pytest.raises(DjangoValidationError):
         account_services.group_update(actor=superuser, group=group, data={"permissions": permissions})
-    with pytest.raises(ValidationError):
+    with pytest.raises(DjangoValidationError):
         account_services.group_create(actor=superuser, data={"name": "G", "permissions": permissions})
     user.refresh_from_db()
     group.refresh_from_db()
