@@ -20,7 +20,13 @@ class InventoryConfig(AppConfig):
         """Tell the lower layers what inventory's kinds hold and count (``assetsvc.registry``)."""
         from accounts.holdings import UserHolding, register_user_holding
         from companies.counts import CountedKind, register_company_count
-        from inventory.counts import CatalogueCount, register_catalogue_count
+        from inventory.counts import (
+            CatalogueCount,
+            CatalogueReference,
+            alive,
+            register_catalogue_count,
+            register_catalogue_reference,
+        )
 
         for catalogue, field in (("StatusLabel", "status"), ("Category", "model__category"),
                                  ("Manufacturer", "model__manufacturer"), ("Supplier", "supplier"),
@@ -33,6 +39,21 @@ class InventoryConfig(AppConfig):
         register_catalogue_count(CatalogueCount("inventory.Location", "users_count", "accounts.User", "location"))
 
         register_company_count(CountedKind("assets_count", "inventory.Asset", assets_for_show))
+        # What holds a catalogue entry (its delete guard and the records' delete flag).
+        for reference in (
+            CatalogueReference("inventory.StatusLabel", "inventory.Asset", "status"),
+            CatalogueReference("inventory.Category", "inventory.AssetModel", "category",
+                               entry_filter={"category_type": "asset"}),
+            CatalogueReference("inventory.Manufacturer", "inventory.Asset", "model__manufacturer", rows=alive),
+            CatalogueReference("inventory.Supplier", "inventory.Asset", "supplier"),
+            CatalogueReference("inventory.Location", "inventory.Asset", "location"),
+            CatalogueReference("inventory.Location", "inventory.Asset", "rtd_location"),
+            CatalogueReference("inventory.Location", "inventory.Asset", "assigned_location"),
+            CatalogueReference("inventory.Location", "inventory.Location", "parent"),
+            CatalogueReference("inventory.Location", "accounts.User", "location", rows=alive),
+            CatalogueReference("inventory.AssetModel", "inventory.Asset", "model", rows=alive),
+        ):
+            register_catalogue_reference(reference)
         register_user_holding(UserHolding(
             name="assets", model_label="inventory.Asset", user_field="assigned_user", count_name="assets_count",
             blocks_delete=("This user still has an asset assigned. Please check it in first.",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -23,7 +23,7 @@ from activity.models import ActionLog
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
-from inventory.choices import CategoryType
+from inventory.counts import holders_of, is_held
 from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
 #: ``action_logs.item_type`` of each catalogue model (Snipe-IT's ``itemType()``: camel-case class name, "model").
@@ -72,56 +72,21 @@ CIRCULAR_PARENT = "The parent id must not create a circular reference."
 ITEM_DELETED = "This item has been deleted. Restore it before editing it."
 
 
-# --- "in use" rules -----------------------------------------------------------------------------------------------
+# --- "in use" rules: what holds an entry is registered in inventory.apps (inventory.counts references) -------------
 # Status labels, categories, suppliers and locations are deleted for real (their tables have no ``deleted_at``), so
 # a soft-deleted asset still holds them (PROTECT): their guards count every asset. Manufacturers and models are
 # soft-deleted, so only live assets hold them, as in Snipe-IT.
 
 
-def status_label_usage(label: Any = None) -> QuerySet:
-    return Asset.objects.filter(status=label if label is not None else OuterRef("pk"))
+def supplier_usage(supplier: Any) -> QuerySet:
+    """The assets bought from ``supplier`` (Snipe-IT's refusal counts them)."""
+    return Asset.objects.filter(supplier=supplier)
 
 
-def category_usage() -> Q:
-    """An asset category is held by its models (any, deleted too: they keep the foreign key); other types have no
-    items in this service yet."""
-    return Q(category_type=CategoryType.ASSET) & Exists(AssetModel.objects.filter(category=OuterRef("pk")))
-
-
-def manufacturer_usage(manufacturer: Any = None) -> QuerySet:
-    ref = manufacturer if manufacturer is not None else OuterRef("pk")
-    return Asset.objects.filter(model__manufacturer=ref, deleted_at__isnull=True)
-
-
-def supplier_usage(supplier: Any = None) -> QuerySet:
-    return Asset.objects.filter(supplier=supplier if supplier is not None else OuterRef("pk"))
-
-
-def location_usage(location: Any = None) -> Q:
-    """Assets located, returning or checked out there, child locations, and live users based there."""
-    ref = location if location is not None else OuterRef("pk")
-    return (
-        Exists(Asset.objects.filter(Q(location=ref) | Q(rtd_location=ref) | Q(assigned_location=ref)))
-        | Exists(Location.objects.filter(parent=ref))
-        | Exists(User.objects.filter(location=ref, deleted_at__isnull=True))
-    )
-
-
-def asset_model_usage(asset_model: Any = None) -> QuerySet:
-    ref = asset_model if asset_model is not None else OuterRef("pk")
-    return Asset.objects.filter(model=ref, deleted_at__isnull=True)
-
-
-def in_use_annotation(model: type[models.Model]) -> Q | Exists:
-    """A boolean expression (per row of ``model``) that is true when a delete would be refused."""
-    return {
-        StatusLabel: lambda: Exists(status_label_usage()),
-        Category: category_usage,
-        Manufacturer: lambda: Exists(manufacturer_usage()),
-        Supplier: lambda: Exists(supplier_usage()),
-        Location: location_usage,
-        AssetModel: lambda: Exists(asset_model_usage()),
-    }[model]()
+def in_use_annotation(model: type[models.Model]) -> Q:
+    """A boolean expression (per row of ``model``) that is true when a delete would be refused: the registered
+    references of ``inventory.counts``."""
+    return holders_of(model)
 
 
 # --- helpers ------------------------------------------------------------------------------------------------------
@@ -221,7 +186,7 @@ def _soft_delete(obj: models.Model, actor: User | None) -> None:
 def status_label_delete(*, label: StatusLabel, actor: User | None) -> None:
     """Delete a status label that no asset (deleted ones included) uses."""
     label = _locked(label)
-    if status_label_usage(label).exists():
+    if is_held(label):
         raise ConflictError(STATUS_LABEL_IN_USE, code="in_use")
     _log(action=ActionType.DELETE, item=label, actor=actor)
     _hard_delete(label, STATUS_LABEL_IN_USE)
@@ -232,7 +197,7 @@ def category_delete(*, category: Category, actor: User | None) -> None:
     """Delete a category without items of its type (for asset categories: without models)."""
     category = _locked(category)
     message = CATEGORY_IN_USE.format(type=category.category_type)
-    if category.category_type == CategoryType.ASSET and AssetModel.objects.filter(category=category).exists():
+    if is_held(category):
         raise ConflictError(message, code="in_use")
     _log(action=ActionType.DELETE, item=category, actor=actor)
     _hard_delete(category, message)
@@ -242,7 +207,7 @@ def category_delete(*, category: Category, actor: User | None) -> None:
 def manufacturer_delete(*, manufacturer: Manufacturer, actor: User | None) -> None:
     """Soft-delete a manufacturer that no live asset (through its models) depends on."""
     manufacturer = _locked(manufacturer)
-    if manufacturer_usage(manufacturer).exists():
+    if is_held(manufacturer):
         raise ConflictError(MANUFACTURER_IN_USE, code="in_use")
     _soft_delete(manufacturer, actor)
 
@@ -253,7 +218,7 @@ def supplier_delete(*, supplier: Supplier, actor: User | None) -> None:
     supplier = _locked(supplier)
     count = supplier_usage(supplier).count()
     message = SUPPLIER_IN_USE.format(count=count)
-    if count:
+    if is_held(supplier):
         raise ConflictError(message, code="in_use")
     _log(action=ActionType.DELETE, item=supplier, actor=actor)
     _hard_delete(supplier, message)
@@ -263,7 +228,7 @@ def supplier_delete(*, supplier: Supplier, actor: User | None) -> None:
 def location_delete(*, location: Location, actor: User | None) -> None:
     """Delete a location nothing refers to (assets located, returning or assigned there, children, users)."""
     location = _locked(location)
-    if Location.objects.filter(pk=location.pk).filter(location_usage()).exists():
+    if is_held(location):
         raise ConflictError(LOCATION_IN_USE, code="in_use")
     _log(action=ActionType.DELETE, item=location, actor=actor)
     _hard_delete(location, LOCATION_IN_USE)
@@ -273,7 +238,7 @@ def location_delete(*, location: Location, actor: User | None) -> None:
 def asset_model_delete(*, asset_model: AssetModel, actor: User | None) -> None:
     """Soft-delete a model that no live asset uses."""
     asset_model = _locked(asset_model)
-    if asset_model_usage(asset_model).exists():
+    if is_held(asset_model):
         raise ConflictError(MODEL_IN_USE, code="in_use")
     _soft_delete(asset_model, actor)
 

@@ -81,3 +81,53 @@ def annotate_catalogue_counts(queryset: models.QuerySet, user) -> models.QuerySe
             source = restrict(user)
         annotations[name] = count_of(count.rows(source), count.field)
     return queryset.annotate(**annotations)
+
+
+# --- what holds a catalogue entry (its delete guard) ----------------------------------------------------------------
+
+
+def every_row(queryset: models.QuerySet) -> models.QuerySet:
+    """Status labels, categories, suppliers and locations are deleted for real, so even a soft-deleted row that
+    points at them holds them (the foreign key would dangle)."""
+    return queryset
+
+
+@dataclass(frozen=True)
+class CatalogueReference:
+    """Rows of ``model_label`` whose ``field`` is a ``catalogue`` entry hold it: the entry cannot be deleted while
+    one exists. ``rows`` narrows them (live rows only for soft-deleted entries); ``entry_filter`` limits which
+    entries the reference applies to (an asset category is held by asset models, an accessory category by
+    accessories)."""
+
+    catalogue: str
+    model_label: str
+    field: str
+    rows: Callable[[models.QuerySet], models.QuerySet] = every_row
+    entry_filter: dict | None = None
+
+
+def register_catalogue_reference(reference: CatalogueReference) -> None:
+    key = f"{reference.catalogue}.{reference.model_label}.{reference.field}"
+    register_entry("catalogue_references", key, reference)
+
+
+def holders_of(model: type[models.Model]):
+    """A boolean expression per row of the catalogue ``model``: true while something holds the entry (a delete
+    would be refused). Used for the records' ``available_actions.delete`` and by the delete services, so the flag
+    and the refusal always agree."""
+    from django.db.models import Exists, Q
+
+    label = model._meta.label
+    expression = Q(pk__in=[])
+    for reference in entries("catalogue_references").values():
+        if reference.catalogue != label:
+            continue
+        source = apps.get_model(reference.model_label)._default_manager.all()
+        held = Exists(reference.rows(source).filter(**{reference.field: OuterRef("pk")}))
+        expression |= (Q(held) & Q(**reference.entry_filter)) if reference.entry_filter else Q(held)
+    return expression
+
+
+def is_held(entry: models.Model) -> bool:
+    model = type(entry)
+    return model._default_manager.filter(pk=entry.pk).filter(holders_of(model)).exists()
