@@ -11,13 +11,21 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
 from accounts import services
-from accounts.api.serializers import PermissionsField, permissions_map
+from accounts.api.serializers import PERMISSION_MAP_SCHEMA, PermissionsField, permissions_map
 from accounts.models import PermissionGroup, User
-from assetsvc.api.fields import StrictCharField, TextField
+from assetsvc.api.fields import (
+    CountField,
+    IsoUtcField,
+    SchemaField,
+    StrictCharField,
+    TextField,
+    UserBriefField,
+    actions_schema,
+)
 from assetsvc.api.formats import iso_utc
 from assetsvc.api.permissions import HasItemPermission
 from assetsvc.api.serializers import ApiSerializer
-from assetsvc.api.viewsets import ApiViewSet, success
+from assetsvc.api.viewsets import ApiViewSet, ResourceSchema, success
 
 
 class IsSuperUser(BasePermission):
@@ -26,6 +34,19 @@ class IsSuperUser(BasePermission):
 
 
 class GroupSerializer(serializers.Serializer):
+    """The permission group record. The declared fields are its keys for the schema; :meth:`to_representation`
+    builds the answer (tests/api/test_record_schemas.py checks that they agree)."""
+
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    permissions = SchemaField(PERMISSION_MAP_SCHEMA)
+    users_count = CountField()
+    notes = serializers.CharField(read_only=True, allow_null=True)
+    created_by = UserBriefField()
+    created_at = IsoUtcField()
+    updated_at = IsoUtcField()
+    available_actions = SchemaField(actions_schema("update", "delete"))
+
     def to_representation(self, group: PermissionGroup) -> dict[str, Any]:
         creator = group.created_by
         return {
@@ -67,7 +88,9 @@ class GroupViewSet(ApiViewSet):
     queryset = PermissionGroup.objects.all()
     lookup_value_regex = "[^/]+"
     permission_section = None  # not a permission key: super users only, below
-    serializer_class = GroupWriteSerializer
+    serializer_class = GroupSerializer  # the record: answers and the schema's responses
+    write_serializer_class = GroupWriteSerializer  # request bodies
+    schema = ResourceSchema()
     permission_classes = [HasItemPermission, IsSuperUser]
     not_found_message = services.GROUP_NOT_FOUND
     search_fields = ["name", "notes"]
@@ -79,7 +102,7 @@ class GroupViewSet(ApiViewSet):
 
     def _record(self, group: PermissionGroup) -> dict:
         fresh = _with_users_count(PermissionGroup.objects.select_related("created_by")).get(pk=group.pk)
-        return GroupSerializer(fresh).data
+        return self.get_serializer(fresh).data
 
     def list(self, request):
         queryset = self.filter_queryset(self.get_queryset())
@@ -87,10 +110,10 @@ class GroupViewSet(ApiViewSet):
         if name:
             queryset = queryset.filter(name__iexact=name)
         page = self.paginate_queryset(queryset)
-        return self.get_paginated_response(GroupSerializer(page, many=True).data)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def retrieve(self, request, pk=None):
-        return Response(GroupSerializer(self.get_object()).data)
+        return Response(self.get_serializer(self.get_object()).data)
 
     def create(self, request):
         serializer = GroupWriteSerializer(data=self.input)

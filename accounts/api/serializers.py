@@ -13,7 +13,20 @@ from accounts.permissions import (
     clean_permission_map,
     normalize_permission_value,
 )
-from assetsvc.api.fields import StrictCharField, company_brief, person_brief, reference_limit
+from assetsvc.api.fields import (
+    BRIEF_SCHEMA,
+    DATETIME_OBJECT_SCHEMA,
+    BriefField,
+    CompanyBriefField,
+    CountField,
+    SchemaField,
+    StrictCharField,
+    UserBriefField,
+    actions_schema,
+    company_brief,
+    person_brief,
+    reference_limit,
+)
 from assetsvc.api.formats import brief, datetime_object, iso_utc_micro
 from assetsvc.api.serializers import ApiSerializer
 
@@ -51,11 +64,52 @@ def permissions_map(user: User) -> dict[str, int]:
     return out
 
 
-class UserProfileSerializer(serializers.Serializer):
-    """The user record (`/users/me` and user lists): the specification's profile fields plus Snipe-IT's user keys.
+PERMISSION_MAP_SCHEMA = {"type": "object", "additionalProperties": {"type": "integer", "enum": [-1, 0, 1]}}
+BRIEF_LIST_SCHEMA = {
+    "type": "object",
+    "properties": {"total": {"type": "integer"}, "rows": {"type": "array", "items": BRIEF_SCHEMA}},
+    "required": ["total", "rows"],
+}
 
-    Counts are annotated by the caller's queryset when it lists users (``assets_count`` ...); otherwise 0.
+
+def _datetime_object_field(**kwargs) -> SchemaField:
+    return SchemaField(DATETIME_OBJECT_SCHEMA, **kwargs)
+
+
+class UserProfileSerializer(serializers.Serializer):
+    """The user record (`/users`, `/users/{id}`, `/users/me`): the specification's profile fields plus Snipe-IT's
+    user keys.
+
+    Counts are annotated by the caller's queryset when it lists users (``assets_count`` ...); otherwise 0. The
+    declared fields are the record's keys for the schema; :meth:`to_representation` builds the answer
+    (tests/api/test_record_schemas.py checks that they agree).
     """
+
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    first_name = serializers.CharField(read_only=True)
+    last_name = serializers.CharField(read_only=True)
+    username = serializers.CharField(read_only=True)
+    employee_num = serializers.CharField(read_only=True, allow_null=True)
+    email = serializers.CharField(read_only=True)
+    jobtitle = serializers.CharField(read_only=True, allow_null=True)
+    phone = serializers.CharField(read_only=True, allow_null=True)
+    notes = serializers.CharField(read_only=True, allow_null=True)
+    permissions = SchemaField(PERMISSION_MAP_SCHEMA)
+    activated = serializers.BooleanField(read_only=True)
+    company = CompanyBriefField()
+    location = BriefField()
+    assets_count = CountField()
+    licenses_count = CountField()
+    accessories_count = CountField()
+    consumables_count = CountField()
+    created_by = UserBriefField()
+    created_at = _datetime_object_field()
+    updated_at = _datetime_object_field()
+    last_login = _datetime_object_field(allow_null=True)
+    deleted_at = _datetime_object_field(allow_null=True)
+    available_actions = SchemaField(actions_schema("update", "delete", "clone", "restore"))
+    groups = SchemaField(BRIEF_LIST_SCHEMA, allow_null=True, help_text="The user's groups; null without any.")
 
     def to_representation(self, user: User) -> dict[str, Any]:
         request = self.context.get("request")

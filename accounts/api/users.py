@@ -7,6 +7,7 @@ from typing import Any
 
 import django_filters
 from django.db.models import Exists, OuterRef
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -18,7 +19,7 @@ from assetsvc.api.fields import EmailField, ScopedPrimaryKeyRelatedField, Strict
 from assetsvc.api.filters import IdFilter, parse_id
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.serializers import ApiSerializer
-from assetsvc.api.viewsets import ApiViewSet, success
+from assetsvc.api.viewsets import ApiViewSet, ResourceSchema, success, success_envelope
 from companies.models import Company
 
 #: Locations belong to inventory, a layer above accounts: the user's ``location`` foreign key names the model.
@@ -90,7 +91,9 @@ class UserViewSet(ApiViewSet):
 
     queryset = User.objects.all()
     permission_section = "users"
-    serializer_class = UserWriteSerializer  # request bodies; answers are UserProfileSerializer records
+    serializer_class = UserProfileSerializer  # the record: answers and the schema's responses
+    write_serializer_class = UserWriteSerializer  # request bodies
+    schema = ResourceSchema()
     lookup_value_regex = "[^/]+"
     action_permissions = {"restore": "delete"}
     not_found_message = services.USER_NOT_FOUND
@@ -125,7 +128,7 @@ class UserViewSet(ApiViewSet):
     def _record(self, user: User) -> dict:
         fresh = User.objects.with_counts().select_related(
             "company", "location", "created_by").prefetch_related("groups").get(pk=user.pk)
-        return UserProfileSerializer(fresh, context=self.get_serializer_context()).data
+        return self.get_serializer(fresh).data
 
     def _write_input(self) -> dict[str, Any]:
         """The body, with PHP-style ``permissions[key]=value`` fields folded into one ``permissions`` object."""
@@ -143,11 +146,10 @@ class UserViewSet(ApiViewSet):
     def list(self, request):
         queryset = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(queryset)
-        rows = UserProfileSerializer(page, many=True, context=self.get_serializer_context()).data
-        return self.get_paginated_response(rows)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def retrieve(self, request, pk=None):
-        return Response(UserProfileSerializer(self.get_object(), context=self.get_serializer_context()).data)
+        return Response(self.get_serializer(self.get_object()).data)
 
     def create(self, request):
         data = self._write_input()
@@ -176,6 +178,7 @@ class UserViewSet(ApiViewSet):
         services.user_delete(actor=request.user, user=self.get_object())
         return success(None, "User was successfully deleted.")
 
+    @extend_schema(request=None, responses={200: success_envelope(None)})
     @action(detail=True, methods=["post"])
     def restore(self, request, pk=None):
         services.user_restore(actor=request.user, user=self.get_object())

@@ -56,7 +56,7 @@ class CurrentUserView(ApiView):
 
     permission_section = None
 
-    @extend_schema(operation_id="users_me", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="users_me", responses={200: UserProfileSerializer})
     def get(self, request):
         user = User.objects.select_related("company", "location").prefetch_related("groups").get(pk=request.user.pk)
         return Response(UserProfileSerializer(user, context={"request": request}).data)

@@ -11,6 +11,7 @@ has one home. The limit comes from the ``scope_policy`` hook (``assetsvc.scoping
 
 from __future__ import annotations
 
+import copy
 from datetime import date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from django.core.validators import EmailValidator
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -29,6 +31,13 @@ BRIEF_SCHEMA = {
     "type": "object",
     "nullable": True,
     "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+}
+#: Snipe-IT's user dates (:func:`assetsvc.api.formats.datetime_object`).
+DATETIME_OBJECT_SCHEMA = {
+    "type": "object",
+    "properties": {"datetime": {"type": "string", "example": "2026-03-01 14:05:00"},
+                   "formatted": {"type": "string", "example": "2026-03-01 02:05 PM"}},
+    "required": ["datetime", "formatted"],
 }
 MAX_INT = 2_147_483_647
 #: ``purchase_cost`` is Decimal(13, 2) in the database.
@@ -298,3 +307,28 @@ class OptionalIntegerField(StrictIntegerField):
         kwargs.setdefault("min_value", 0)
         kwargs.setdefault("max_value", MAX_INT)
         super().__init__(**kwargs)
+
+
+# --- keys of records built by a custom ``to_representation`` -------------------------------------------------------
+
+
+def actions_schema(*verbs: str) -> dict[str, Any]:
+    """``available_actions``: one boolean per verb."""
+    return {"type": "object", "properties": {verb: {"type": "boolean"} for verb in verbs}, "required": list(verbs)}
+
+
+class SchemaField(serializers.ReadOnlyField):
+    """A read-only key of a record whose serializer builds the answer itself (a custom ``to_representation``): it
+    declares the key and its JSON schema (``SchemaField(actions_schema("update", "delete"))``; ``allow_null=True``
+    for a nullable key), so the record serializer both answers and describes the answer."""
+
+    def __init__(self, schema: dict[str, Any], **kwargs: Any) -> None:
+        self.schema = schema
+        super().__init__(**kwargs)
+
+
+class SchemaFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = SchemaField
+
+    def map_serializer_field(self, auto_schema, direction):
+        return copy.deepcopy(self.target.schema)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
@@ -14,12 +14,13 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, mixins, viewsets
+from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from assetsvc.api.fields import SchemaField
 from assetsvc.api.inputs import contains_nul, merged_input
 from assetsvc.api.negotiation import AlwaysJSONNegotiation
 from assetsvc.registry import hook
@@ -116,14 +117,61 @@ SELECTLIST_SCHEMA = {
 }
 
 
+def success_envelope(record: type[serializers.BaseSerializer] | None) -> type[serializers.Serializer]:
+    """The schema of :func:`success`'s answer: ``{status, messages, payload}`` with ``record`` as the payload (null
+    when ``record`` is None). One class per record, so each envelope is one component (``<Record>Success``)."""
+    name = f"{record.__name__.removesuffix('Serializer') if record else 'Empty'}SuccessSerializer"
+    if name not in _ENVELOPES:
+        fields = {  # in the answer's order (DRF orders declared fields by creation)
+            "status": SchemaField({"type": "string", "example": "success"}),
+            "messages": SchemaField({"type": "string"}, allow_null=True),
+            "payload": (record(read_only=True) if record is not None
+                        else SchemaField({"type": "object", "description": "Always null."}, allow_null=True)),
+        }
+        _ENVELOPES[name] = type(name, (serializers.Serializer,), {
+            "__module__": __name__, "__doc__": "Snipe-IT's success envelope.", **fields,
+        })
+    return _ENVELOPES[name]
+
+
+_ENVELOPES: dict[str, type[serializers.Serializer]] = {}
+
+
+@cache
+def with_flat_keys(record: type[serializers.Serializer], keys: tuple[str, ...]) -> type[serializers.Serializer]:
+    """The record of a create/update answer: ``record`` plus each foreign key of ``keys`` flat, as ``<key>_id``
+    (API-CONTRACT.md §3). The views answer with it and the schema describes it."""
+    if not keys:
+        return record
+    attrs: dict[str, Any] = {f"{key}_id": serializers.IntegerField(read_only=True, allow_null=True) for key in keys}
+    meta = getattr(record, "Meta", None)
+    if meta is not None and getattr(meta, "fields", None) is not None:
+        attrs["Meta"] = type("Meta", (meta,), {"fields": [*meta.fields, *attrs]})
+    name = f"{record.__name__.removesuffix('Serializer')}WriteRecordSerializer"
+    return type(name, (record,), {"__module__": record.__module__, "__doc__": record.__doc__, **attrs})
+
+
 class ResourceSchema(AutoSchema):
-    """Writes are validated by the resource's write serializer; the OpenAPI request body says so. Responses are the
-    read record (``serializer_class``), the same serializer the views answer with."""
+    """Writes are validated by the resource's write serializer (``write_serializer_class``); the OpenAPI request body
+    says so. Responses are the read record (``serializer_class``), the same serializer the views answer with: bare
+    for reads, ``{total, rows}`` for lists, and in the success envelope for create, update and restore (with the
+    view's ``flat_keys``); a delete answers the envelope with a null payload."""
+
+    record_actions = frozenset({"create", "update", "partial_update", "restore"})
 
     def get_request_serializer(self):
         if getattr(self.view, "action", None) in ("create", "update", "partial_update"):
             return self.view.write_serializer_class()
         return super().get_request_serializer()
+
+    def get_response_serializers(self):
+        action_name = getattr(self.view, "action", None)
+        if action_name in self.record_actions:
+            record = with_flat_keys(self.view.serializer_class, tuple(getattr(self.view, "flat_keys", ())))
+            return {200: success_envelope(record)}
+        if action_name == "destroy":
+            return {200: success_envelope(None)}
+        return super().get_response_serializers()
 
 
 class ResourceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
@@ -203,10 +251,13 @@ class ResourceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewS
         """The full record of a row just written, re-read through :meth:`get_queryset` (with its counts), plus the
         flat foreign keys."""
         fresh = self.get_queryset().get(pk=obj.pk)
-        data = dict(self.get_serializer(fresh).data)
-        for key in self.flat_keys:
-            data[f"{key}_id"] = getattr(fresh, f"{key}_id")
-        return data
+        return dict(self.get_write_record_serializer(fresh).data)
+
+    def get_write_record_serializer(self, instance) -> serializers.Serializer:
+        """The record with the flat foreign keys (:func:`with_flat_keys`), for create, update and restore
+        answers."""
+        record = with_flat_keys(self.get_serializer_class(), tuple(self.flat_keys))
+        return record(instance, context=self.get_serializer_context())
 
     # --- writes ---------------------------------------------------------------------------------------------------
 

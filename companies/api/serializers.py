@@ -5,7 +5,18 @@ from typing import Any
 
 from rest_framework import serializers
 
-from assetsvc.api.fields import EmailField, StrictCharField, TextField, person_brief, reference_limit
+from assetsvc.api.fields import (
+    CountField,
+    EmailField,
+    IsoUtcField,
+    SchemaField,
+    StrictCharField,
+    TextField,
+    UserBriefField,
+    actions_schema,
+    person_brief,
+    reference_limit,
+)
 from assetsvc.api.formats import brief, iso_utc
 from assetsvc.api.serializers import ApiSerializer
 from companies.counts import COUNT_NAMES
@@ -16,7 +27,29 @@ TAG_COLOR_PATTERN = r"^#(?:[0-9a-fA-F]{3}){1,2}$"
 
 class CompanySerializer(serializers.Serializer):
     """The company record: the specification's fields, ``notes``, ``tag_color``, the six counts (annotated by
-    ``Company.objects.with_counts()``), ISO timestamps, and Snipe-IT's ``created_by`` / ``available_actions``."""
+    ``Company.objects.with_counts()``), ISO timestamps, and Snipe-IT's ``created_by`` / ``available_actions``.
+
+    The declared fields are the record's keys for the schema; :meth:`to_representation` builds the answer
+    (tests/api/test_record_schemas.py checks that they agree)."""
+
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    phone = serializers.CharField(read_only=True, allow_null=True)
+    fax = serializers.CharField(read_only=True, allow_null=True)
+    email = serializers.CharField(read_only=True, allow_null=True)
+    image = serializers.CharField(read_only=True, allow_null=True)
+    tag_color = serializers.CharField(read_only=True, allow_null=True)
+    assets_count = CountField()
+    licenses_count = CountField()
+    accessories_count = CountField()
+    consumables_count = CountField()
+    components_count = CountField()
+    users_count = CountField()
+    created_by = UserBriefField()
+    notes = serializers.CharField(read_only=True, allow_null=True)
+    created_at = IsoUtcField()
+    updated_at = IsoUtcField()
+    available_actions = SchemaField(actions_schema("update", "delete"))
 
     def to_representation(self, company: Company) -> dict[str, Any]:
         request = self.context.get("request")

@@ -4,7 +4,7 @@ import django_filters
 from rest_framework.response import Response
 
 from assetsvc.api.filters import IdFilter
-from assetsvc.api.viewsets import ApiViewSet, success
+from assetsvc.api.viewsets import ApiViewSet, ResourceSchema, success
 from companies import services
 from companies.api.serializers import CompanySerializer, CompanyWriteSerializer
 from companies.counts import COUNT_NAMES
@@ -28,7 +28,9 @@ class CompanyViewSet(ApiViewSet):
 
     queryset = Company.objects.all()
     permission_section = "companies"
-    serializer_class = CompanyWriteSerializer  # request bodies; answers are built by CompanySerializer
+    serializer_class = CompanySerializer  # the record: answers and the schema's responses
+    write_serializer_class = CompanyWriteSerializer  # request bodies
+    schema = ResourceSchema()
     lookup_value_regex = "[^/]+"
     not_found_message = services.COMPANY_NOT_FOUND
     filterset_class = CompanyFilterSet
@@ -47,16 +49,15 @@ class CompanyViewSet(ApiViewSet):
         # Re-read with the counts, unrestricted: the caller just wrote it (a company user creating another company
         # is answered with the record, even though separation hides it from their later reads).
         fresh = Company.objects.with_counts().select_related("created_by").get(pk=company.pk)
-        return CompanySerializer(fresh, context=self.get_serializer_context()).data
+        return self.get_serializer(fresh).data
 
     def list(self, request):
         queryset = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(queryset)
-        rows = CompanySerializer(page, many=True, context=self.get_serializer_context()).data
-        return self.get_paginated_response(rows)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def retrieve(self, request, pk=None):
-        return Response(CompanySerializer(self.get_object(), context=self.get_serializer_context()).data)
+        return Response(self.get_serializer(self.get_object()).data)
 
     def create(self, request):
         serializer = CompanyWriteSerializer(data=self.input, context=self.get_serializer_context())

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework import serializers
+
 from accounts.permissions import has_access
-from assetsvc.api.fields import person_brief
+from assetsvc.api.fields import (
+    BriefField,
+    CompanyBriefField,
+    IsoUtcField,
+    SchemaField,
+    UserBriefField,
+    actions_schema,
+    person_brief,
+)
 from assetsvc.api.formats import brief, iso_date, iso_utc, money
 from assetsvc.scoping import limiting_company_id
 from inventory.choices import StatusType
@@ -148,3 +158,126 @@ def asset_write_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "rtd_location_id": asset.rtd_location_id,
     })
     return record
+
+
+# --- the record serializers: what the views answer with and what the schema describes ---------------------------
+
+STATUS_LABEL_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "status_type": {"type": "string", "enum": list(StatusType.values)},
+        "status_meta": {"type": "string", "description": "``deployed`` while assigned, else the status type."},
+    },
+    "required": ["id", "name", "status_type", "status_meta"],
+}
+
+
+def _target_schema(kind: str, properties: dict[str, Any]) -> dict[str, Any]:
+    properties = {"id": {"type": "integer"}, **properties, "type": {"type": "string", "enum": [kind]}}
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+NULLABLE_STRING = {"type": "string", "nullable": True}
+ASSIGNED_TO_SCHEMA = {
+    "description": "Who or what holds the asset (:func:`assigned_to`); null when nobody does.",
+    "oneOf": [
+        _target_schema("user", {"username": {"type": "string"}, "name": {"type": "string"},
+                                "first_name": {"type": "string"}, "last_name": NULLABLE_STRING,
+                                "email": NULLABLE_STRING, "employee_number": NULLABLE_STRING}),
+        _target_schema("asset", {"name": {"type": "string"}, "asset_tag": {"type": "string"}}),
+        _target_schema("location", {"name": {"type": "string"}}),
+    ],
+}
+CUSTOM_FIELDS_SCHEMA = {
+    "type": "object",
+    "description": "Snipe-IT's custom field values by field name (none are stored: always empty).",
+    "additionalProperties": {"type": "object", "properties": {
+        "field": {"type": "string"}, "value": NULLABLE_STRING, "field_format": {"type": "string"},
+        "element": {"type": "string"}}},
+}
+
+
+def _string(**kwargs: Any) -> serializers.CharField:
+    return serializers.CharField(read_only=True, **kwargs)
+
+
+def _date(**kwargs: Any) -> serializers.DateField:
+    return serializers.DateField(read_only=True, allow_null=True, **kwargs)
+
+
+class AssetRecordSerializer(serializers.Serializer):
+    """The asset record. The declared fields are its keys for the schema; the answer is :func:`asset_record` (one
+    builder for lists, reads and writes, tuned for a 500-row page), with the caller's permissions from
+    ``context["perms"]`` (:func:`caller_permissions`, evaluated once per request). tests/api/test_record_schemas.py
+    checks that both agree."""
+
+    id = serializers.IntegerField(read_only=True)
+    name = _string()
+    asset_tag = _string()
+    serial = _string()
+    model = BriefField()
+    byod = serializers.BooleanField(read_only=True)
+    requestable = serializers.BooleanField(read_only=True)
+    model_number = _string(allow_null=True)
+    eol = _string(allow_null=True)
+    asset_eol_date = _date()
+    status_label = SchemaField(STATUS_LABEL_SCHEMA)
+    category = BriefField()
+    manufacturer = BriefField()
+    supplier = BriefField()
+    notes = _string()
+    order_number = _string()
+    company = CompanyBriefField()
+    location = BriefField()
+    rtd_location = BriefField()
+    image = _string(allow_null=True)
+    qr = _string(allow_null=True)
+    alt_barcode = _string(allow_null=True)
+    assigned_to = SchemaField(ASSIGNED_TO_SCHEMA, allow_null=True)
+    warranty_months = serializers.IntegerField(read_only=True, allow_null=True)
+    warranty_expires = _date()
+    created_by = UserBriefField()
+    created_at = IsoUtcField()
+    updated_at = IsoUtcField()
+    last_audit_date = IsoUtcField(allow_null=True)
+    next_audit_date = _date()
+    deleted_at = IsoUtcField(allow_null=True)
+    purchase_date = _date()
+    last_checkout = IsoUtcField(allow_null=True)
+    last_checkin = IsoUtcField(allow_null=True)
+    expected_checkin = _date()
+    purchase_cost = SchemaField({"type": "string", "format": "decimal", "example": "1234.50"}, allow_null=True)
+    checkin_counter = serializers.IntegerField(read_only=True)
+    checkout_counter = serializers.IntegerField(read_only=True)
+    requests_counter = serializers.IntegerField(read_only=True)
+    user_can_checkout = serializers.BooleanField(read_only=True)
+    book_value = _string(allow_null=True)
+    custom_fields = SchemaField(CUSTOM_FIELDS_SCHEMA)
+    available_actions = SchemaField(actions_schema("checkout", "checkin", "clone", "restore", "update", "audit",
+                                                   "delete"))
+
+    def perms(self) -> dict[str, Any]:
+        """The caller's permissions: the view passes them in the context; computed once per serializer tree
+        otherwise."""
+        if "perms" not in self.context:
+            self.context["perms"] = caller_permissions(getattr(self.context.get("request"), "user", None))
+        return self.context["perms"]
+
+    def to_representation(self, instance: Asset) -> dict[str, Any]:
+        return asset_record(instance, self.perms())
+
+
+class AssetWriteRecordSerializer(AssetRecordSerializer):
+    """Create/update answers: the record plus the written foreign keys, flat (:func:`asset_write_record`)."""
+
+    model_id = serializers.IntegerField(read_only=True)
+    status_id = serializers.IntegerField(read_only=True)
+    company_id = serializers.IntegerField(read_only=True, allow_null=True)
+    supplier_id = serializers.IntegerField(read_only=True, allow_null=True)
+    location_id = serializers.IntegerField(read_only=True, allow_null=True)
+    rtd_location_id = serializers.IntegerField(read_only=True, allow_null=True)
+
+    def to_representation(self, instance: Asset) -> dict[str, Any]:
+        return asset_write_record(instance, self.perms())

@@ -15,7 +15,7 @@ from accounts.models import User
 from activity.models import ActionLog
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
-from assetsvc.api.viewsets import ApiViewSet, SortFilter, success
+from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envelope
 from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
 from inventory import selectors, services
@@ -23,8 +23,8 @@ from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActi
 from inventory.api.hardware.records import (
     ASSET_LIST_FIELDS,
     ASSET_RELATED,
-    asset_record,
-    asset_write_record,
+    AssetRecordSerializer,
+    AssetWriteRecordSerializer,
     caller_permissions,
     is_available,
 )
@@ -44,10 +44,16 @@ from inventory.models import Asset, Location
 _ID = re.compile(r"^[0-9]{1,18}$")
 
 
-def _doc(operation_id: str, request=None):
-    """Schema of a route: its own operation id (several paths share an action) and Snipe-IT's answer shape."""
-    return extend_schema(operation_id=operation_id, request=request,
-                         responses={200: OpenApiResponse(description="Snipe-IT shape (see docs/assets.md)")})
+def _doc(operation_id: str, request=None, response=None):
+    """Schema of a route: its own operation id (several paths share an action) and its answer: ``response`` (a
+    record serializer, ``many=True`` for the ``{total, rows}`` list, or a :func:`success_envelope`), else Snipe-IT's
+    shape described in words."""
+    if response is None:
+        response = OpenApiResponse(description="Snipe-IT shape (see docs/assets.md)")
+    return extend_schema(operation_id=operation_id, request=request, responses={200: response})
+
+
+ASSET_LIST = AssetRecordSerializer(many=True)
 #: Actions whose lookups also find soft-deleted assets.
 WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag"}
 
@@ -59,7 +65,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     checkout_kind = services.ASSET
     checkout_serializer_class = AssetCheckoutSerializer
     checkin_serializer_class = AssetCheckinSerializer
-    serializer_class = AssetWriteSerializer  # for the schema; records are built by ``records.asset_record``
+    serializer_class = AssetRecordSerializer  # the record: answers and the schema's responses
     permission_section = "assets"
     action_permissions = {
         "checkout": "checkout",
@@ -109,6 +115,13 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     def perms(self) -> dict[str, bool]:
         return caller_permissions(self.request.user)
 
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "perms": self.perms}
+
+    def write_record(self, asset: Asset) -> dict[str, Any]:
+        """Create/update answers: the record re-read, with the flat foreign keys."""
+        return AssetWriteRecordSerializer(self.reload(asset), context=self.get_serializer_context()).data
+
     def get_queryset(self):
         queryset = super().get_queryset()
         return queryset if self.action in WITH_DELETED else queryset.alive()
@@ -140,7 +153,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         related = Asset.objects.select_related(*ASSET_RELATED).only(*ASSET_LIST_FIELDS)
         loaded = related.filter(pk__in=ids) if ids else []
         rows = {asset.pk: asset for asset in loaded}
-        return self.get_paginated_response([asset_record(rows[pk], self.perms) for pk in ids if pk in rows])
+        return self.get_paginated_response(self.get_serializer([rows[pk] for pk in ids if pk in rows], many=True).data)
 
 
     def write_input(self) -> dict[str, Any]:
@@ -166,20 +179,22 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         queryset = selectors.search_assets(queryset, self.request.query_params.get("search"))
         return super().filter_queryset(queryset)
 
-    @_doc("hardware_list")
+    @_doc("hardware_list", response=ASSET_LIST)
     def list(self, request):
         return self.list_response(self.filter_queryset(self.get_queryset()))
 
-    @_doc("hardware_upcoming_list")
+    @_doc("hardware_upcoming_list", response=ASSET_LIST)
     def upcoming(self, request, kind: str, when: str):
         queryset = selectors.upcoming(self.filter_queryset(self.get_queryset()), kind, when)
         return self.list_response(queryset)
 
-    @_doc("hardware_retrieve")
+    @_doc("hardware_retrieve", response=AssetRecordSerializer)
     def retrieve(self, request, pk=None):
-        return Response(asset_record(self.get_object(), self.perms))
+        return Response(self.get_serializer(self.get_object()).data)
 
-    @_doc("hardware_bytag_retrieve")
+    @_doc("hardware_bytag_retrieve", response=OpenApiResponse(
+        AssetRecordSerializer, description="The record; with ``deleted=true``, the ``{total, rows}`` list of every "
+        "asset with the tag, deleted or not."))
     def bytag(self, request, tag: str, verb: str | None = None):
         tag = f"{tag}/{verb}" if verb else tag
         queryset = self.get_queryset().filter(asset_tag__iexact=tag.strip())
@@ -188,9 +203,9 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         asset = queryset.alive().first()
         if asset is None:
             raise self.not_found()
-        return Response(asset_record(asset, self.perms))
+        return Response(self.get_serializer(asset).data)
 
-    @_doc("hardware_byserial_list")
+    @_doc("hardware_byserial_list", response=ASSET_LIST)
     def byserial(self, request, serial: str):
         if "\x00" in serial:  # no serial holds a NUL, and PostgreSQL cannot compare one
             return self.list_response(self.get_queryset().none().order_by("id"))
@@ -209,35 +224,35 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     # -- writes -------------------------------------------------------------------------------------------------
 
-    @_doc("hardware_create", AssetWriteSerializer)
+    @_doc("hardware_create", AssetWriteSerializer, success_envelope(AssetWriteRecordSerializer))
     def create(self, request):
         serializer = self.validated(AssetWriteSerializer, self.write_input())
         target = self.write_target(serializer)
         asset = services.asset_create(actor=request.user, data=serializer.asset_data(), target=target)
-        return success(asset_write_record(self.reload(asset), self.perms), "Asset created successfully. :)")
+        return success(self.write_record(asset), "Asset created successfully. :)")
 
-    @_doc("hardware_partial_update", AssetUpdateSerializer)
+    @_doc("hardware_partial_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer))
     def partial_update(self, request, pk=None):
         asset = self.get_object()
         serializer = self.validated(AssetUpdateSerializer, self.write_input())
         target = self.write_target(serializer)
         asset = services.asset_update(asset=asset, actor=request.user, data=serializer.asset_data(), target=target)
-        return success(asset_write_record(self.reload(asset), self.perms), "Asset updated successfully.")
+        return success(self.write_record(asset), "Asset updated successfully.")
 
-    @_doc("hardware_update", AssetUpdateSerializer)
+    @_doc("hardware_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer))
     def update(self, request, pk=None):
         """PUT is partial too (API-CONTRACT.md §1)."""
         return self.partial_update(request, pk)
 
-    @_doc("hardware_destroy")
+    @_doc("hardware_destroy", response=success_envelope(None))
     def destroy(self, request, pk=None):
         services.asset_delete(asset=self.get_object(), actor=request.user)
         return success(None, "The asset was deleted successfully.")
 
-    @_doc("hardware_restore")
+    @_doc("hardware_restore", response=success_envelope(AssetRecordSerializer))
     def restore(self, request, pk=None):
         asset = services.asset_restore(asset=self.get_object(), actor=request.user)
-        return success(asset_record(self.reload(asset), self.perms), "Asset restored successfully.")
+        return success(self.get_serializer(self.reload(asset)).data, "Asset restored successfully.")
 
     # -- checkout / checkin / audit -----------------------------------------------------------------------------
 
@@ -282,12 +297,12 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     def bytag_checkin(self, tag: str):
         return self._checkin(self._checkin_tag(tag))
 
-    @_doc("hardware_bytag_checkout_checkin", AssetCheckoutSerializer)
     @extend_schema(exclude=True)
     def bytag_suffixed(self, request, tag: str, verb: str):
         """GET of a tag that ends in ``/checkout`` or ``/checkin``."""
         return self.bytag(request, tag, verb)
 
+    @_doc("hardware_bytag_checkout_checkin", AssetCheckoutSerializer)
     def bytag_action(self, request, tag: str, verb: str):
         return self.bytag_checkout(tag) if verb == "checkout" else self.bytag_checkin(tag)
 
