@@ -14,7 +14,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 from accounts import services
 from accounts.models import PersonalAccessToken, User
 from inventory.models import ActionLog
-from tests.factories import AssetFactory, LocationFactory, PermissionGroupFactory, UserFactory
+from tests.factories import AssetFactory, CompanyFactory, LocationFactory, PermissionGroupFactory, UserFactory
 from tests.factories.inventory import checked_out_asset
 from tests.rules.helpers import denied, field_error, refused
 
@@ -327,3 +327,51 @@ def test_group_update_of_a_vanished_group():
     group.pk = pk
     refused(lambda: services.group_update(actor=UserFactory(superuser=True), group=group, data={"name": "x"}),
             "not_found")
+
+
+def test_group_names_are_unique_and_notes_kept():
+    boss = UserFactory(superuser=True)
+    group = services.group_create(actor=boss, data={"name": "Staff", "notes": "desk", "permissions": {"x": 1}})
+    assert (group.notes, group.permissions) == ("desk", {"x": 1})
+    assert services.group_create(actor=boss, data={"name": "Empty", "notes": None}).notes == ""
+    field_error(lambda: services.group_create(actor=boss, data={"name": "Staff"}), "name")
+    other = services.group_create(actor=boss, data={"name": "Other"})
+    field_error(lambda: services.group_update(actor=boss, group=other, data={"name": "Staff"}), "name")
+    services.group_update(actor=boss, group=group, data={"notes": "moved", "permissions": None})
+    group.refresh_from_db()
+    assert (group.name, group.notes, group.permissions) == ("Staff", "moved", {})
+    services.group_update(actor=boss, group=group, data={"notes": None, "name": "Renamed"})
+    group.refresh_from_db()
+    assert (group.name, group.notes) == ("Renamed", "")
+
+
+def test_personal_tokens_share_one_client():
+    first = services.personal_access_client()
+    assert services.personal_access_client() == first
+    services.personal_token_issue(user=UserFactory())
+    assert get_application_model().objects.count() == 1
+
+
+def test_a_new_user_is_active_unless_told_otherwise():
+    assert services.user_create(actor=UserFactory(superuser=True), data=user_data()).is_active is True
+
+
+def test_update_blanks_logs_and_clears():
+    boss = UserFactory(superuser=True)
+    firm = CompanyFactory()
+    target = UserFactory(first_name="Ann", employee_num="E1", company=firm, permissions={})
+    place = LocationFactory()
+    services.user_update(actor=boss, user=target, data={"first_name": None, "employee_num": None, "location": place,
+                                                        "permissions": {"assets.view": 1}})
+    target.refresh_from_db()
+    assert (target.first_name, target.employee_num, target.location_id) == ("", None, place.pk)
+    meta = ActionLog.objects.get(item_type="user", item_id=target.pk).log_meta
+    assert meta["location_id"] == {"old": None, "new": place.pk}
+    assert meta["permissions"] == {"old": {}, "new": {"assets.view": 1}}
+    services.user_update(actor=boss, user=target, data={"location": None, "company": None,
+                                                        "permissions": {"assets.view": "1"}})
+    target.refresh_from_db()
+    assert target.location_id is None and target.company_id is None
+    meta = ActionLog.objects.filter(item_type="user", item_id=target.pk).latest("id").log_meta
+    # "1" is the same permission as 1: not a change
+    assert meta == {"location_id": {"old": place.pk, "new": None}, "company_id": {"old": firm.pk, "new": None}}

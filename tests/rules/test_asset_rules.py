@@ -521,3 +521,18 @@ def test_checkout_datetime():
     naive = services.checkout_datetime(dt.datetime(2030, 1, 1, 9, 30))
     assert timezone.is_aware(naive) and naive == aware
     assert services.checkout_datetime(dt.date(2030, 1, 1)) == timezone.make_aware(dt.datetime(2030, 1, 1))
+
+
+def test_a_taken_tag_is_reported_before_anything_else(superuser, unique_serial):
+    """The tag check runs first (the database constraint would catch a duplicate tag too, but only after the serial
+    check had answered about the serial instead)."""
+    AssetFactory(asset_tag="T-1", serial="S-1")
+    pending = StatusLabelFactory(type=StatusType.PENDING)
+    assert field_error(lambda: services.asset_create(actor=superuser, data=create_data(
+        asset_tag="t-1", serial="s-1", status=pending), target=UserFactory()), "asset_tag") == [TAG_TAKEN]
+    asset = AssetFactory(asset_tag="T-2", serial="S-2")
+    assert field_error(lambda: services.asset_update(asset=asset, actor=superuser,
+                                                     data={"asset_tag": "T-1", "serial": "S-1"}),
+                       "asset_tag") == [TAG_TAKEN]
+    twin = deleted_asset(asset_tag="T-1", serial="S-1")
+    refused(lambda: services.asset_restore(asset=twin, actor=superuser), "asset_tag_taken")

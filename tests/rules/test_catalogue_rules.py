@@ -79,6 +79,32 @@ def test_category_delete_guard(superuser):
     assert list(Category.objects.values_list("pk", flat=True)) == [used.pk]
 
 
+def test_a_category_held_by_a_model_of_another_type_is_refused_too(superuser):
+    """Only asset categories are counted by the guard; the PROTECT foreign key refuses the rest the same way."""
+    odd = CategoryFactory(category_type=CategoryType.ACCESSORY)
+    AssetModelFactory(category=odd)
+    refused(lambda: services.category_delete(category=odd, actor=superuser), "in_use")
+    assert Category.objects.filter(pk=odd.pk).exists() and not ActionLog.objects.exists()
+
+
+def test_location_delete_counts_live_users_based_there(superuser):
+    home = LocationFactory()
+    resident = UserFactory(location=home)
+    refused(lambda: services.location_delete(location=home, actor=superuser), "in_use")
+    resident.deleted_at = timezone.now()
+    resident.save()
+    services.location_delete(location=home, actor=superuser)
+    assert not Location.objects.filter(pk=home.pk).exists()
+
+
+def test_a_duplicate_name_written_directly_is_refused(superuser):
+    ManufacturerFactory(name="Dup")
+    err = refused(lambda: services.catalogue_item_create(model=Manufacturer, data={"name": "dup"}, actor=superuser),
+                  "invalid")
+    assert err.messages == {"name": ["The name has already been taken."]}
+    assert Manufacturer.objects.count() == 1
+
+
 def test_manufacturer_restore_guards(superuser):
     live = ManufacturerFactory(name="Live")
     refused(lambda: services.manufacturer_restore(manufacturer=live, actor=superuser), "not_deleted")

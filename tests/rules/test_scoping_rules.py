@@ -12,7 +12,7 @@ from companies import querysets, services, visibility
 from companies.models import Company
 from inventory.models import ActionLog, Asset
 from tests.factories import AssetFactory, CompanyFactory, PermissionGroupFactory, UserFactory
-from tests.rules.helpers import refused
+from tests.rules.helpers import field_error, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -143,6 +143,13 @@ def test_company_update_changes_and_logs_only_writable_changed_fields(superuser)
     assert log.company_id == company.pk and log.item_type == "company"
 
 
+def test_company_update_skips_unknown_fields_wherever_they_are(superuser):
+    company = CompanyFactory(name="Acme")
+    services.company_update(actor=superuser, company=company, data={"id": 5, "name": "Acme 2", "fax": "5553333"})
+    company.refresh_from_db()
+    assert (company.name, company.fax) == ("Acme 2", "5553333")
+
+
 def test_company_update_and_delete_of_a_vanished_company(superuser):
     gone = Company(pk=123456, name="gone")
     refused(lambda: services.company_update(actor=superuser, company=gone, data={"name": "x"}), "not_found")
@@ -213,3 +220,13 @@ def test_permission_maps_are_cached_until_forgotten():
     assert permissions.has_access(user, "assets.view") is True  # cached
     permissions.forget_permissions(user)
     assert permissions.has_access(user, "assets.view") is False
+
+
+def test_company_names_are_unique_in_any_case(superuser):
+    CompanyFactory(name="Acme")
+    taken = ["The name has already been taken."]
+    assert field_error(lambda: services.company_create(actor=superuser, data={"name": "ACME"}), "name") == taken
+    other = CompanyFactory(name="Other")
+    assert field_error(lambda: services.company_update(actor=superuser, company=other, data={"name": "acme"}),
+                       "name") == taken
+    assert Company.objects.count() == 2 and not ActionLog.objects.exists()
