@@ -131,8 +131,9 @@ def install() -> None:
     file_mutation.mutation_operators = RULE_OPERATORS
 
 
-def only_tests(prefix: str) -> None:
-    """Limit the tests run per mutant to those whose node id starts with ``prefix``."""
+def only_tests(prefixes: str) -> None:
+    """Limit the tests run per mutant to those whose node id starts with one of the comma-separated ``prefixes``."""
+    prefix = tuple(prefixes.split(","))
     import mutmut.__main__ as mutmut_main
     from mutmut.state import state
 
