@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run serve setup test test-fast lint lock bench clean
+.PHONY: install run serve setup test test-fast lint lock bench clean mutate
 
 $(BIN)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,13 @@ lint: install
 # Regenerate the lock file after changing dependencies in pyproject.toml (needs uv: pip install uv).
 lock:
 	uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -o requirements.lock
+
+# Mutation testing of the services, scoping and permission modules (docs/testing.md), one child process, from a
+# fresh mutants/ copy. One module: make mutate MUTATE_ARGS='"inventory.services.*"'. With DATABASE_URL set to
+# PostgreSQL the race tests run too (they alone kill the removed-select_for_update() mutants).
+mutate: install
+	rm -rf mutants
+	$(BIN)/python scripts/mutate.py $(MUTATE_ARGS)
 
 bench: install .secret_key
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
