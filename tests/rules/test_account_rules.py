@@ -13,7 +13,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 
 from accounts import services
 from accounts.models import PersonalAccessToken, User
-from inventory.models import ActionLog
+from activity.models import ActionLog
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, PermissionGroupFactory, UserFactory
 from tests.factories.inventory import checked_out_asset
 from tests.rules.helpers import denied, field_error, refused
@@ -331,8 +331,9 @@ def test_group_update_of_a_vanished_group():
 
 def test_group_names_are_unique_and_notes_kept():
     boss = UserFactory(superuser=True)
-    group = services.group_create(actor=boss, data={"name": "Staff", "notes": "desk", "permissions": {"x": 1}})
-    assert (group.notes, group.permissions) == ("desk", {"x": 1})
+    group = services.group_create(actor=boss, data={"name": "Staff", "notes": "desk",
+                                                     "permissions": {"assets.view": 1}})
+    assert (group.notes, group.permissions) == ("desk", {"assets.view": 1})
     assert services.group_create(actor=boss, data={"name": "Empty", "notes": None}).notes == ""
     field_error(lambda: services.group_create(actor=boss, data={"name": "Staff"}), "name")
     other = services.group_create(actor=boss, data={"name": "Other"})

@@ -12,9 +12,11 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from activity.models import ActionLog
 from inventory import services
+from inventory.checkout import log_company_id
 from inventory.choices import StatusType
-from inventory.models import ActionLog, Asset
+from inventory.models import Asset
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,
@@ -498,12 +500,12 @@ def test_restore_ignores_serials_without_unique_serial(superuser):
 def test_log_company_of_a_company_user_and_of_nobody(company, other_company):
     member = UserFactory(company=company)
     asset = AssetFactory(company=other_company)
-    assert services._log_company_id(member, asset, None) == company.pk
-    assert services._log_company_id(UserFactory(), asset, None) is None
-    assert services._log_company_id(None, asset, None) is None
+    assert log_company_id(member, asset, None) == company.pk
+    assert log_company_id(UserFactory(), asset, None) is None
+    assert log_company_id(None, asset, None) is None
     boss = UserFactory(superuser=True, company=company)
-    assert services._log_company_id(boss, asset, LocationFactory()) == other_company.pk
-    assert services._log_company_id(boss, asset, UserFactory(company=company)) == company.pk
+    assert log_company_id(boss, asset, LocationFactory()) == other_company.pk
+    assert log_company_id(boss, asset, UserFactory(company=company)) == company.pk
 
 
 def test_target_type_of():

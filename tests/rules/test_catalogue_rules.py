@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from activity.models import ActionLog
 from inventory import catalogue_services as services
 from inventory.choices import CategoryType
-from inventory.models import ActionLog, Category, Location, Manufacturer
+from inventory.models import Category, Location, Manufacturer
 from tests.factories import (
     AssetModelFactory,
     CategoryFactory,

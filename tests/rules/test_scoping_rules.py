@@ -1,4 +1,4 @@
-"""Company separation (rules 1 to 9) at the layer that decides it: ``companies.querysets``, ``companies.visibility``,
+"""Company separation (rules 1 to 9) at the layer that decides it: ``companies.querysets``, ``assetsvc.api.fields``,
 ``companies.services`` and the permission evaluation of ``accounts.permissions``. Each test fails when one condition
 is flipped, dropped, or its ``and``/``or`` swapped (docs/testing.md)."""
 
@@ -8,9 +8,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from accounts import permissions
-from companies import querysets, services, visibility
+from activity.models import ActionLog
+from assetsvc.api.fields import visible_reference
+from companies import querysets, services
 from companies.models import Company
-from inventory.models import ActionLog, Asset
+from inventory.models import Asset
 from tests.factories import AssetFactory, CompanyFactory, PermissionGroupFactory, UserFactory
 from tests.rules.helpers import field_error, refused
 
@@ -105,26 +107,27 @@ def test_caller_chooses_company_and_new_item_company(site_settings, company):
 
 def test_limiting_company_id(site_settings, company):
     member = UserFactory(company=company)
-    assert visibility.limiting_company_id(member) is None  # separation off
+    assert querysets.limiting_company_id(member) is None  # separation off
     site_settings.full_multiple_companies_support = True
     site_settings.save()
-    assert visibility.limiting_company_id(member) == company.pk
-    assert visibility.limiting_company_id(UserFactory(superuser=True, company=company)) is None
-    assert visibility.limiting_company_id(UserFactory()) is None
-    assert visibility.limiting_company_id(AnonymousUser()) is None
-    assert visibility.limiting_company_id(None) is None
+    assert querysets.limiting_company_id(member) == company.pk
+    assert querysets.limiting_company_id(UserFactory(superuser=True, company=company)) is None
+    assert querysets.limiting_company_id(UserFactory()) is None
+    assert querysets.limiting_company_id(AnonymousUser()) is None
+    assert querysets.limiting_company_id(None) is None
 
 
-def test_hidden_from(company, other_company):
+def test_visible_reference(company, other_company):
+    """The one rule for references (assetsvc.api.fields.visible_reference; companies.visibility.hidden_from before)."""
     theirs, mine, nobodys = UserFactory(company=other_company), UserFactory(company=company), UserFactory()
-    assert visibility.hidden_from(company.pk, theirs) is True
-    assert visibility.hidden_from(company.pk, other_company) is True
-    assert visibility.hidden_from(company.pk, mine) is False
-    assert visibility.hidden_from(company.pk, company) is False
-    assert visibility.hidden_from(company.pk, nobodys) is False
-    assert visibility.hidden_from(company.pk, None) is False
-    assert visibility.hidden_from(None, theirs) is False
-    assert visibility.hidden_from(None, other_company) is False
+    assert visible_reference(theirs, company.pk) is None
+    assert visible_reference(other_company, company.pk, kind="company") is None
+    assert visible_reference(mine, company.pk) is mine
+    assert visible_reference(company, company.pk, kind="company") is company
+    assert visible_reference(nobodys, company.pk) is nobodys
+    assert visible_reference(None, company.pk) is None
+    assert visible_reference(theirs, None) is theirs
+    assert visible_reference(other_company, None, kind="company") is other_company
 
 
 # --- companies.services ---------------------------------------------------------------------------------------------
