@@ -21,6 +21,7 @@ the locked item.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError
@@ -107,7 +108,7 @@ def resolve_target(target_type: str, pk: int, actor: User) -> Target | None:
     return target if target is not None and visible_target(target, actor) else None
 
 
-class CheckoutKind:
+class CheckoutKind(ABC):
     """What one kind of item declares to be checked out and in (see the module docstring for the shared steps)."""
 
     #: ``action_logs.item_type`` (Snipe-IT's), also the key in :data:`CHECKOUT_KINDS`.
@@ -125,9 +126,11 @@ class CheckoutKind:
 
     # --- declarations each kind fills in ---------------------------------------------------------------------------
 
+    @abstractmethod
     def not_found(self) -> Exception:
         raise NotImplementedError
 
+    @abstractmethod
     def invalid_target(self, item: models.Model, target_type: str, target_id: Any, reason: str | None = None
                        ) -> Exception:
         raise NotImplementedError
@@ -144,6 +147,7 @@ class CheckoutKind:
         """The locked item and the target to use (a kind may lock the target too)."""
         return self.lock(item), target
 
+    @abstractmethod
     def ensure_available(self, item: models.Model, *, quantity: int, **options: Any) -> None:
         raise NotImplementedError
 
@@ -151,14 +155,17 @@ class CheckoutKind:
         if not visible_target(target, actor):
             raise self.invalid_target(item, target_type_of(target), target.pk)
 
+    @abstractmethod
     def assign(self, item: models.Model, target: Target, *, actor: User, quantity: int, note: str,
                **options: Any) -> dict[str, Any]:
         """Make the change; return extra action-log fields (``log_meta``, ``location_id``, ``action_date`` ...)."""
         raise NotImplementedError
 
+    @abstractmethod
     def ensure_checked_out(self, item: models.Model, assignment: Any) -> None:
         raise NotImplementedError
 
+    @abstractmethod
     def unassign(self, item: models.Model, *, assignment: Any, actor: User, quantity: int | None, note: str,
                  **options: Any) -> tuple[Target | None, dict[str, Any]]:
         """Undo (part of) an assignment; return the previous target and extra action-log fields."""
@@ -289,8 +296,3 @@ class QuantityKind(CheckoutKind):
             setattr(assignment, self.quantity_column, held - quantity)
             assignment.save(update_fields=[self.quantity_column])
         return previous, {"log_meta": {"checkin_qty": {"old": held, "new": held - quantity}}}
-
-
-def kind_for(model: type[models.Model]) -> CheckoutKind | None:
-    """The registered checkout kind of ``model``, if any."""
-    return next((kind for kind in CHECKOUT_KINDS.values() if kind.model is model), None)
