@@ -37,9 +37,6 @@ class ScopedQuerySet(models.QuerySet):
             return self.none()
         return policy.restrict(self, user, action)
 
-    def is_scoped(self) -> bool:
-        return True
-
 
 def limiting_company_id(user: Any) -> int | None:
     """The company ``user`` is limited to, or None when separation does not limit them (nothing is hidden)."""

@@ -42,8 +42,8 @@ class InventoryConfig(AppConfig):
         # What holds a catalogue entry (its delete guard and the records' delete flag).
         for reference in (
             CatalogueReference("inventory.StatusLabel", "inventory.Asset", "status"),
-            CatalogueReference("inventory.Category", "inventory.AssetModel", "category",
-                               entry_filter={"category_type": "asset"}),
+            # Any asset model holds its category (the foreign key protects it, whatever the category's type).
+            CatalogueReference("inventory.Category", "inventory.AssetModel", "category"),
             CatalogueReference("inventory.Manufacturer", "inventory.Asset", "model__manufacturer", rows=alive),
             CatalogueReference("inventory.Supplier", "inventory.Asset", "supplier"),
             CatalogueReference("inventory.Location", "inventory.Asset", "location"),

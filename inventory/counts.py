@@ -95,15 +95,12 @@ def every_row(queryset: models.QuerySet) -> models.QuerySet:
 @dataclass(frozen=True)
 class CatalogueReference:
     """Rows of ``model_label`` whose ``field`` is a ``catalogue`` entry hold it: the entry cannot be deleted while
-    one exists. ``rows`` narrows them (live rows only for soft-deleted entries); ``entry_filter`` limits which
-    entries the reference applies to (an asset category is held by asset models, an accessory category by
-    accessories)."""
+    one exists. ``rows`` narrows them (live rows only for soft-deleted entries)."""
 
     catalogue: str
     model_label: str
     field: str
     rows: Callable[[models.QuerySet], models.QuerySet] = every_row
-    entry_filter: dict | None = None
 
 
 def register_catalogue_reference(reference: CatalogueReference) -> None:
@@ -123,8 +120,7 @@ def holders_of(model: type[models.Model]):
         if reference.catalogue != label:
             continue
         source = apps.get_model(reference.model_label)._default_manager.all()
-        held = Exists(reference.rows(source).filter(**{reference.field: OuterRef("pk")}))
-        expression |= (Q(held) & Q(**reference.entry_filter)) if reference.entry_filter else Q(held)
+        expression |= Q(Exists(reference.rows(source).filter(**{reference.field: OuterRef("pk")})))
     return expression
 
 
