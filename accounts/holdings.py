@@ -17,15 +17,10 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from assetsvc.registry import entries, register_entry
+from assetsvc.services import alive
 
 #: Count keys of the user record (specification: User), in the record's order; unregistered keys are 0.
 USER_COUNT_NAMES: tuple[str, ...] = ("assets_count", "licenses_count", "accessories_count", "consumables_count")
-
-
-def _alive(queryset: models.QuerySet) -> models.QuerySet:
-    if any(f.name == "deleted_at" for f in queryset.model._meta.concrete_fields):
-        return queryset.filter(deleted_at__isnull=True)
-    return queryset
 
 
 @dataclass(frozen=True)
@@ -48,7 +43,7 @@ class UserHolding:
     code: str = "user_has_items"
     company_field: str | None = "company"
     follows_user_location: bool = False
-    rows: Callable[[models.QuerySet], models.QuerySet] = _alive
+    rows: Callable[[models.QuerySet], models.QuerySet] = alive
 
     @property
     def model(self) -> type[models.Model]:

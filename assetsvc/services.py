@@ -18,6 +18,14 @@ M = TypeVar("M", bound=models.Model)
 UNLOGGED_FIELDS = frozenset({"id", "created_at", "updated_at", "created_by_id"})
 
 
+def alive(queryset: models.QuerySet) -> models.QuerySet:
+    """Rows not soft-deleted (models without ``deleted_at`` are returned whole): what counts and guards count, as
+    Snipe-IT's ``withCount`` skips soft-deleted rows."""
+    if any(f.name == "deleted_at" for f in queryset.model._meta.concrete_fields):
+        return queryset.filter(deleted_at__isnull=True)
+    return queryset
+
+
 def lock_or_not_found(source: type[M] | models.QuerySet, pk: Any, error: Callable[[], Exception]) -> M:
     """The row ``pk`` of ``source`` (a model or queryset), locked until the transaction ends (``SELECT ... FOR
     UPDATE``); ``error()`` is raised when it does not exist, also when a concurrent delete removed it after the

@@ -20,18 +20,12 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from assetsvc.registry import entries, register_entry
+from assetsvc.services import alive
 
 #: The record's count keys, in the record's order (specification: Company).
 COUNT_NAMES: tuple[str, ...] = (
     "assets_count", "licenses_count", "accessories_count", "consumables_count", "components_count", "users_count",
 )
-
-
-def alive(queryset: models.QuerySet) -> models.QuerySet:
-    """Soft-deleted rows are not counted (Snipe-IT's ``withCount`` skips them)."""
-    if any(f.name == "deleted_at" for f in queryset.model._meta.concrete_fields):
-        return queryset.filter(deleted_at__isnull=True)
-    return queryset
 
 
 @dataclass(frozen=True)

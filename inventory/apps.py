@@ -19,11 +19,11 @@ class InventoryConfig(AppConfig):
     def ready(self) -> None:
         """Tell the lower layers what inventory's kinds hold and count (``assetsvc.registry``)."""
         from accounts.holdings import UserHolding, register_user_holding
+        from assetsvc.services import alive
         from companies.counts import CountedKind, register_company_count
         from inventory.counts import (
             CatalogueCount,
             CatalogueReference,
-            alive,
             register_catalogue_count,
             register_catalogue_reference,
         )

@@ -19,6 +19,7 @@ from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from assetsvc.registry import entries, register_entry
+from assetsvc.services import alive
 
 ZERO = Value(0, output_field=IntegerField())
 _KINDS = ("assets_count", "accessories_count", "consumables_count", "components_count", "licenses_count")
@@ -33,12 +34,6 @@ CATALOGUE_COUNT_NAMES: dict[str, tuple[str, ...]] = {
                            "accessories_count", "assigned_accessories_count"),
     "inventory.AssetModel": ("assets_count",),
 }
-
-
-def alive(queryset: models.QuerySet) -> models.QuerySet:
-    if any(f.name == "deleted_at" for f in queryset.model._meta.concrete_fields):
-        return queryset.filter(deleted_at__isnull=True)
-    return queryset
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from accounts.models import User
 from activity.models import ActionLog
 from assetsvc.registry import STORES, registry
 from assetsvc.scoping import limiting_company_id
-from inventory.counts import alive
+from assetsvc.services import alive
 from inventory.models import Location
 from tests.factories import AssetFactory, AssetModelFactory, CategoryFactory, LocationFactory, UserFactory
 
