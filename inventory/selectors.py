@@ -113,8 +113,11 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
                 raise NoMatch
             queryset = queryset.filter(**{param: flag})
     assigned_to, assigned_type = params.get("assigned_to"), params.get("assigned_type")
-    if assigned_to not in (None, "") and assigned_type not in (None, ""):
-        kind = ASSIGNED_TYPES.get(str(assigned_type).strip().lower())
+    if assigned_to not in (None, ""):
+        # ``assigned_to`` alone means a user (the usual question, "what does user 2 hold?"); before, it was ignored
+        # and every asset was listed.
+        kind = ASSIGNED_TYPES.get(str(assigned_type).strip().lower()) if assigned_type not in (None, "") \
+            else TargetType.USER
         if kind is None:
             raise NoMatch
         queryset = queryset.filter(**{f"assigned_{kind}_id__in": _ids(assigned_to)})

@@ -12,10 +12,12 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from accounts.models import User
+from accounts.services import USER_NOT_FOUND
 from activity.models import ActionLog
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envelope
+from assetsvc.registry import hook
 from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
 from inventory import selectors, services
@@ -55,7 +57,7 @@ def _doc(operation_id: str, request=None, response=None):
 
 ASSET_LIST = AssetRecordSerializer(many=True)
 #: Actions whose lookups also find soft-deleted assets.
-WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag"}
+WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets"}
 
 
 class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
@@ -77,6 +79,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         "bytag_suffixed": "view",
         "byserial": "view",
         "upcoming": "view",
+        "user_assets": "view",
         "bytag_checkout": "checkout",
         "bytag_checkin": "checkin",
         "checkin_by_tag": "checkin",
@@ -187,6 +190,18 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     def upcoming(self, request, kind: str, when: str):
         queryset = selectors.upcoming(self.filter_queryset(self.get_queryset()), kind, when)
         return self.list_response(queryset)
+
+    @_doc("users_assets_list", response=ASSET_LIST)
+    def user_assets(self, request, user_pk: str):
+        """``GET users/{id}/assets``: the live assets checked out to a user the caller may see (Snipe-IT's "who has
+        what"), as a hardware list. An unknown user, or one of another company, is the users' not-found error."""
+        pk = str(user_pk).strip()
+        visible = User.objects.restrict(request.user).filter(pk=int(pk)).exists() if _ID.match(pk) else False
+        if not visible or not hook("permission_checker")(request.user, "users.view"):
+            if visible:
+                raise exceptions.PermissionDenied()
+            raise self.not_found(USER_NOT_FOUND)
+        return self.list_response(self.filter_queryset(self.get_queryset().alive().filter(assigned_user_id=int(pk))))
 
     @_doc("hardware_retrieve", response=AssetRecordSerializer)
     def retrieve(self, request, pk=None):
