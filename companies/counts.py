@@ -72,6 +72,28 @@ def annotate_company_counts(queryset: models.QuerySet) -> models.QuerySet:
     return queryset.annotate(**annotations)
 
 
+#: How each count names its rows in a refusal (singular, plural).
+COUNT_NOUNS: dict[str, tuple[str, str]] = {
+    "assets_count": ("asset", "assets"), "licenses_count": ("license", "licenses"),
+    "accessories_count": ("accessory", "accessories"), "consumables_count": ("consumable", "consumables"),
+    "components_count": ("component", "components"), "users_count": ("user", "users"),
+}
+
+
+def detach_deleted_rows(company_id: int) -> dict[str, int]:
+    """Soft-deleted rows of every registered kind stop pointing at the company (rule 9 counts only rows that are
+    not deleted, as Snipe-IT's ``isDeletable``); returns how many per count key, for the log."""
+    detached: dict[str, int] = {}
+    for kind in company_counts():
+        model = kind.model
+        if model is None or not any(f.name == "deleted_at" for f in model._meta.concrete_fields):
+            continue
+        count = model._default_manager.filter(company_id=company_id, deleted_at__isnull=False).update(company=None)
+        if count:
+            detached[kind.count_name] = count
+    return detached
+
+
 def blocking_counts(company_id: int) -> dict[str, int]:
     """Rule 9: live rows of every kind that still belong to the company (archived assets included)."""
     out: dict[str, int] = {}

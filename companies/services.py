@@ -10,18 +10,29 @@ from django.db.models import ProtectedError
 
 from assetsvc.exceptions import ConflictError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
-from companies.counts import blocking_counts
+from companies.counts import COUNT_NOUNS, blocking_counts, detach_deleted_rows
 from companies.models import Company
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 COMPANY_NOT_FOUND = "Company not found"
-#: Snipe-IT's text, trailing space included (admin/companies/message.assoc_users).
+#: Snipe-IT's text (admin/companies/message.assoc_users), naming what blocks instead of "at least one model".
 COMPANY_NOT_EMPTY = (
-    "This company is currently associated with at least one model and cannot be deleted. Please update your models "
-    "to no longer reference this company and try again. "
+    "This company is currently associated with {what} and cannot be deleted. Please update your {which} to no longer "
+    "reference this company and try again."
 )
+
+
+def company_not_empty(parts: list[tuple[int, str, str]]) -> ConflictError:
+    """The rule-9 refusal naming what blocks: ``parts`` are (count, singular, plural)."""
+    named = [f"{count} {one if count == 1 else many}" for count, one, many in parts]
+    what = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    which = [many for _count, _one, many in parts]
+    which_text = which[0] if len(which) == 1 else f"{', '.join(which[:-1])} and {which[-1]}"
+    message = COMPANY_NOT_EMPTY.format(what=what, which=which_text)
+    return ConflictError(message, code="company_not_empty",
+                         payload={"blocking": {many: count for count, _one, many in parts}})
 DUPLICATE_NAME = "The name has already been taken."
 WRITABLE_FIELDS = ("name", "phone", "fax", "email", "notes", "tag_color")
 
@@ -65,20 +76,35 @@ def company_update(*, actor: User, company: Company, data: dict[str, Any]) -> Co
 
 @transaction.atomic
 def company_delete(*, actor: User, company: Company) -> None:
-    """Rule 9: delete only an empty company (no live assets, accessories, licenses, components, consumables or
-    users). Rows that still reference it otherwise (soft-deleted items or users, locations) also block the delete:
-    restoring them later would point at a missing company. Either way the answer is Snipe-IT's conflict message."""
+    """Rule 9: delete only a company with no live assets, accessories, licenses, components, consumables or users
+    (as Snipe-IT's ``isDeletable``, archived assets included); the refusal names what blocks. Soft-deleted items and
+    users do not block: they stop pointing at the company (logged). Anything else that still references it (a
+    location) refuses the delete, named the same way."""
     company = lock_or_not_found(Company, company, lambda: NotFoundError(COMPANY_NOT_FOUND))
     counts = blocking_counts(company.pk)
-    if any(counts.values()):
-        raise ConflictError(COMPANY_NOT_EMPTY, code="company_not_empty")
+    blocking = [(count, *COUNT_NOUNS[name]) for name, count in counts.items() if count]
+    if blocking:
+        raise company_not_empty(blocking)
     company_id = company.pk
+    detached = detach_deleted_rows(company_id)
     try:
         with transaction.atomic():
             company.delete()
             if connection.vendor == "postgresql":
                 connection.check_constraints()  # deferred FKs: a row added concurrently fails here, not at commit
-    except (ProtectedError, IntegrityError) as exc:
-        raise ConflictError(COMPANY_NOT_EMPTY, code="company_not_empty") from exc
-    _log(action="delete", company=None, company_id=company_id, actor=actor, meta={"name": {"old": company.name,
-                                                                                           "new": None}})
+    except ProtectedError as exc:
+        raise company_not_empty(_protected_parts(exc.protected_objects)) from exc
+    except IntegrityError as exc:  # a row added by a concurrent request, caught by the deferred check
+        raise company_not_empty([(1, "record", "records")]) from exc
+    meta: dict = {"name": {"old": company.name, "new": None}}
+    if detached:
+        meta["detached_deleted_rows"] = detached
+    _log(action="delete", company=None, company_id=company_id, actor=actor, meta=meta)
+
+
+def _protected_parts(objects) -> list[tuple[int, str, str]]:
+    counts: dict[type, int] = {}
+    for obj in objects:
+        counts[type(obj)] = counts.get(type(obj), 0) + 1
+    return [(count, str(model._meta.verbose_name), str(model._meta.verbose_name_plural))
+            for model, count in counts.items()]

@@ -25,8 +25,8 @@ pytestmark = pytest.mark.django_db
 COUNT_KEYS = ("assets_count", "licenses_count", "accessories_count", "consumables_count", "components_count",
               "users_count")
 NOT_EMPTY = (
-    "This company is currently associated with at least one model and cannot be deleted. Please update your models "
-    "to no longer reference this company and try again. "
+    "This company is currently associated with {what} and cannot be deleted. Please update your {which} to no longer "
+    "reference this company and try again."
 )
 
 
@@ -264,30 +264,54 @@ class TestDelete:
         assert not Company.objects.filter(pk=company.pk).exists()
         assert ActionLog.objects.filter(item_type="company", item_id=company.pk, action_type="delete").exists()
 
-    @pytest.mark.parametrize("holder", ["user", "asset", "archived_asset", "deleted_user", "deleted_asset",
-                                        "location"])
-    def test_non_empty_company_is_refused(self, token_client, company, holder, http_mode):
+    @pytest.mark.parametrize("holder, what, which", [
+        ("user", "1 user", "users"), ("asset", "1 asset", "assets"), ("archived_asset", "1 asset", "assets"),
+        ("location", "1 location", "locations"),
+    ])
+    def test_non_empty_company_is_refused_naming_what_blocks(self, token_client, company, holder, what, which,
+                                                             http_mode):
         if holder == "user":
             UserFactory(company=company)
         elif holder == "asset":
             AssetFactory(company=company)
         elif holder == "archived_asset":
             AssetFactory(company=company, status=StatusLabelFactory(type=StatusType.ARCHIVED))
-        elif holder == "deleted_user":
-            UserFactory(company=company, deleted_at="2026-01-01T00:00:00Z")
-        elif holder == "deleted_asset":
-            AssetFactory(company=company, deleted_at="2026-01-01T00:00:00Z")
         else:
             LocationFactory(company=company)
         r = token_client.delete(f"/api/v1/companies/{company.pk}")
         assert r.status_code == 409
-        assert r.json() == {"status": "error", "message": NOT_EMPTY, "messages": NOT_EMPTY, "payload": None}
+        message = NOT_EMPTY.format(what=what, which=which)
+        assert r.json()["message"] == message and r.json()["messages"] == message
         assert Company.objects.filter(pk=company.pk).exists()
+
+    def test_every_blocking_kind_is_named_with_its_count(self, token_client, company):
+        UserFactory.create_batch(2, company=company)
+        AssetFactory(company=company)
+        body = token_client.delete(f"/api/v1/companies/{company.pk}").json()
+        assert body["message"] == NOT_EMPTY.format(what="1 asset and 2 users", which="assets and users")
+        assert body["payload"] == {"blocking": {"assets": 1, "users": 2}}
+
+    @pytest.mark.parametrize("holder", ["deleted_user", "deleted_asset"])
+    def test_soft_deleted_rows_do_not_block_and_are_detached(self, token_client, company, holder):
+        """Rule 9 counts what is not deleted (Snipe-IT's isDeletable); before, a company whose only asset was
+        soft-deleted could never be deleted and the refusal spoke of "at least one model"."""
+        if holder == "deleted_user":
+            row = UserFactory(company=company, deleted_at="2026-01-01T00:00:00Z")
+        else:
+            row = AssetFactory(company=company, deleted_at="2026-01-01T00:00:00Z")
+        body = token_client.delete(f"/api/v1/companies/{company.pk}").json()
+        assert body["status"] == "success", body
+        assert not Company.objects.filter(pk=company.pk).exists()
+        row.refresh_from_db()
+        assert row.company_id is None and row.deleted_at is not None
+        log = ActionLog.objects.get(item_type="company", item_id=company.pk, action_type="delete")
+        key = "users_count" if holder == "deleted_user" else "assets_count"
+        assert log.log_meta["detached_deleted_rows"] == {key: 1}
 
     def test_non_empty_is_200_in_compat_mode(self, token_client, company):
         UserFactory(company=company)
         r = token_client.delete(f"/api/v1/companies/{company.pk}")
-        assert r.status_code == 200 and r.json()["message"] == NOT_EMPTY
+        assert r.status_code == 200 and r.json()["message"] == NOT_EMPTY.format(what="1 user", which="users")
 
     def test_needs_permission(self, make_client, company):
         client = company_user(make_client, "companies.view", "companies.edit")
