@@ -150,17 +150,15 @@ class CatalogueAdmin(ServiceAdminMixin, admin.ModelAdmin):
 
     search_fields = ["name"]
     readonly_fields = ["created_by", "created_at", "updated_at"]
-    delete_service = None  # (obj, actor)
 
     def delete_item(self, request, obj) -> None:
-        type(self).delete_service(obj, request.user)
+        catalogue_services.catalogue_item_delete(item=obj, actor=request.user)
 
 
 class SoftDeletedCatalogueAdmin(CatalogueAdmin):
     """Manufacturers and models: deleted rows stay listed (filter "deleted at"), and can be restored."""
 
     readonly_fields = [*CatalogueAdmin.readonly_fields, "deleted_at"]
-    restore_service = None  # (obj, actor)
 
     def get_list_display(self, request):
         return [*super().get_list_display(request), "deleted_at"]
@@ -169,7 +167,7 @@ class SoftDeletedCatalogueAdmin(CatalogueAdmin):
         return [*super().get_list_filter(request), ("deleted_at", admin.EmptyFieldListFilter)]
 
     def restore_item(self, request, obj) -> None:
-        type(self).restore_service(obj, request.user)
+        catalogue_services.catalogue_item_restore(item=obj, actor=request.user)
 
 
 @admin.register(StatusLabel)
@@ -177,19 +175,11 @@ class StatusLabelAdmin(CatalogueAdmin):
     form = catalogue_form(StatusLabel, catalogue_serializers.StatusLabelWriteSerializer)
     list_display = ["name", "type"]
 
-    @staticmethod
-    def delete_service(obj, actor):
-        catalogue_services.status_label_delete(label=obj, actor=actor)
-
 
 @admin.register(Category)
 class CategoryAdmin(CatalogueAdmin):
     form = catalogue_form(Category, catalogue_serializers.CategoryWriteSerializer)
     list_display = ["name", "category_type"]
-
-    @staticmethod
-    def delete_service(obj, actor):
-        catalogue_services.category_delete(category=obj, actor=actor)
 
 
 @admin.register(Manufacturer)
@@ -197,23 +187,11 @@ class ManufacturerAdmin(SoftDeletedCatalogueAdmin):
     form = catalogue_form(Manufacturer, catalogue_serializers.ManufacturerWriteSerializer)
     list_display = ["name", "url", "support_email"]
 
-    @staticmethod
-    def delete_service(obj, actor):
-        catalogue_services.manufacturer_delete(manufacturer=obj, actor=actor)
-
-    @staticmethod
-    def restore_service(obj, actor):
-        catalogue_services.manufacturer_restore(manufacturer=obj, actor=actor)
-
 
 @admin.register(Supplier)
 class SupplierAdmin(CatalogueAdmin):
     form = catalogue_form(Supplier, catalogue_serializers.SupplierWriteSerializer)
     list_display = ["name", "contact", "email"]
-
-    @staticmethod
-    def delete_service(obj, actor):
-        catalogue_services.supplier_delete(supplier=obj, actor=actor)
 
 
 @admin.register(Location)
@@ -227,10 +205,6 @@ class LocationAdmin(CatalogueAdmin):
             kwargs["queryset"] = User.objects.filter(deleted_at__isnull=True)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    @staticmethod
-    def delete_service(obj, actor):
-        catalogue_services.location_delete(location=obj, actor=actor)
-
 
 @admin.register(AssetModel)
 class AssetModelAdmin(SoftDeletedCatalogueAdmin):
@@ -243,11 +217,3 @@ class AssetModelAdmin(SoftDeletedCatalogueAdmin):
         if db_field.name == "manufacturer":  # as the API: only live manufacturers
             kwargs["queryset"] = Manufacturer.objects.filter(deleted_at__isnull=True)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    @staticmethod
-    def delete_service(obj, actor):
-        catalogue_services.asset_model_delete(asset_model=obj, actor=actor)
-
-    @staticmethod
-    def restore_service(obj, actor):
-        catalogue_services.asset_model_restore(asset_model=obj, actor=actor)

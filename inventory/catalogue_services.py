@@ -283,3 +283,28 @@ def manufacturer_restore(*, manufacturer: Manufacturer, actor: User | None) -> M
 def asset_model_restore(*, asset_model: AssetModel, actor: User | None) -> AssetModel:
     """Bring back a soft-deleted model, if its name and model number are still free."""
     return _restore(_locked(asset_model), label="Model", actor=actor)
+
+
+# --- one entry point per verb, for the API viewsets and the admin ----------------------------------------------------
+
+
+def catalogue_item_delete(*, item: models.Model, actor: User | None) -> None:
+    """Delete any catalogue entry through its own service (guards and texts of reference §4.14)."""
+    services = {
+        StatusLabel: lambda: status_label_delete(label=item, actor=actor),
+        Category: lambda: category_delete(category=item, actor=actor),
+        Manufacturer: lambda: manufacturer_delete(manufacturer=item, actor=actor),
+        Supplier: lambda: supplier_delete(supplier=item, actor=actor),
+        Location: lambda: location_delete(location=item, actor=actor),
+        AssetModel: lambda: asset_model_delete(asset_model=item, actor=actor),
+    }
+    services[type(item)]()
+
+
+def catalogue_item_restore(*, item: models.Model, actor: User | None) -> models.Model:
+    """Restore a soft-deleted manufacturer or model (the other catalogue entries are deleted for real)."""
+    services = {
+        Manufacturer: lambda: manufacturer_restore(manufacturer=item, actor=actor),
+        AssetModel: lambda: asset_model_restore(asset_model=item, actor=actor),
+    }
+    return services[type(item)]()

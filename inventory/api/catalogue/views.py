@@ -15,7 +15,7 @@ from django.db.models import ExpressionWrapper, Prefetch, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 
-from assetsvc.api.viewsets import SELECTLIST_SCHEMA, ResourceViewSet, item_service
+from assetsvc.api.viewsets import SELECTLIST_SCHEMA, ResourceViewSet
 from inventory import catalogue_services as services
 from inventory.api.catalogue import filters
 from inventory.api.catalogue import serializers as s
@@ -41,6 +41,8 @@ class CatalogueViewSet(ResourceViewSet):
     selectlist_keys = SELECTLIST_KEYS
     create_service = staticmethod(services.catalogue_item_create)
     update_service = staticmethod(services.catalogue_item_update)
+    delete_service = staticmethod(services.catalogue_item_delete)
+    restore_service = staticmethod(services.catalogue_item_restore)
 
     def annotate(self, queryset: QuerySet) -> QuerySet:
         """The record's counts (``inventory.counts`` registry, scoped to the caller) and the delete guard flag."""
@@ -68,7 +70,6 @@ class StatusLabelViewSet(CatalogueViewSet):
         "delete": "The Status Label was deleted successfully.",
     }
 
-    delete_service = item_service(services.status_label_delete, "label")
     selectlist_ordering = ("-default_label", "name", "id")
 
 
@@ -90,7 +91,6 @@ class CategoryViewSet(CatalogueViewSet):
         "delete": "The category was deleted successfully.",
     }
 
-    delete_service = item_service(services.category_delete, "category")
     plain_actions = CatalogueViewSet.plain_actions | {"typed_selectlist"}
 
     @extend_schema(operation_id="categories_typed_selectlist", responses={200: SELECTLIST_SCHEMA})
@@ -129,8 +129,6 @@ class ManufacturerViewSet(CatalogueViewSet):
     def list_deleted(self) -> bool:
         return str(self.request.query_params.get("deleted", "")).strip().lower() == "true"
 
-    delete_service = item_service(services.manufacturer_delete, "manufacturer")
-    restore_service = item_service(services.manufacturer_restore, "manufacturer")
     restore_not_found_message = "Manufacturer does not exist."
 
     @extend_schema(request=None)
@@ -157,7 +155,6 @@ class SupplierViewSet(CatalogueViewSet):
         "delete": "Supplier was deleted successfully.",
     }
 
-    delete_service = item_service(services.supplier_delete, "supplier")
 
 
 class LocationViewSet(CatalogueViewSet):
@@ -192,7 +189,6 @@ class LocationViewSet(CatalogueViewSet):
             Prefetch("children", queryset=children)
         ))
 
-    delete_service = item_service(services.location_delete, "location")
 
 
 class AssetModelViewSet(CatalogueViewSet):
@@ -221,8 +217,6 @@ class AssetModelViewSet(CatalogueViewSet):
     def annotate(self, queryset):
         return super().annotate(queryset.select_related("category", "manufacturer"))
 
-    delete_service = item_service(services.asset_model_delete, "asset_model")
-    restore_service = item_service(services.asset_model_restore, "asset_model")
     restore_not_found_message = "Model does not exist."
 
     @extend_schema(request=None)
