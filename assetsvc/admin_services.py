@@ -310,3 +310,17 @@ class ServiceAdminMixin:
                 func, action_name, description = self.get_action(name)
                 actions[action_name] = (func, action_name, description)
         return actions
+
+
+class ReadOnlyModelAdmin(admin.ModelAdmin):
+    """A log written only by the code that records it (the action log, the webhook delivery log): listed and
+    searched in the admin, never added, changed or deleted there."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -8,6 +8,7 @@ from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 
 from assetsvc.admin import SiteSettingsAdmin
+from assetsvc.admin_services import ReadOnlyModelAdmin
 from assetsvc.models import SiteSettings
 from notifications.config import get_webhook_config
 from notifications.delivery import send_test_message
@@ -15,7 +16,7 @@ from notifications.models import WebhookDelivery
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(admin.ModelAdmin):
+class WebhookDeliveryAdmin(ReadOnlyModelAdmin):
     """Every attempt, newest first; written only by the delivery worker."""
 
     list_display = ["created_at", "event", "platform", "endpoint", "success", "status_code", "latency_ms", "error"]
@@ -23,15 +24,6 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     search_fields = ["endpoint", "error"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 def report_test_result(request, config, result) -> None:

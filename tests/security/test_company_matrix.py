@@ -17,6 +17,7 @@ from accounts.models import User
 from activity.models import ActionLog
 from companies.models import Company
 from inventory.models import Asset
+from tests.api_mixins import same_answer
 from tests.factories import AssetFactory, CompanyFactory, StatusLabelFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -83,19 +84,6 @@ def world(request, separation, make_client, http_mode) -> World:
 @pytest.fixture
 def http_mode(settings):
     settings.ASSETSVC = {**settings.ASSETSVC, "API_ERROR_STATUS": "http"}
-
-
-def same_answer(response, reference, ignore_payload_keys=()):
-    """``response`` (for an invisible object) is indistinguishable from ``reference`` (for a missing one)."""
-    assert response.status_code == reference.status_code, (response.content, reference.content)
-    body, ref = response.json(), reference.json()
-    if isinstance(body.get("payload"), dict) and isinstance(ref.get("payload"), dict):
-        for key in ignore_payload_keys:
-            body["payload"].pop(key, None)
-            ref["payload"].pop(key, None)
-    assert body == ref
-    assert body["status"] == "error"
-
 
 def list_ids(client, path, **params):
     response = client.get(path, {"limit": 500, **params})
