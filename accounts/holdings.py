@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.apps import apps
 from django.db import models
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from assetsvc.registry import entries, register_entry
@@ -31,7 +31,8 @@ class UserHolding:
     key (None: not counted). ``blocks_delete`` holds the refusal texts ``(one, many)`` (``:count`` is replaced),
     ``messages_key`` and ``code`` name the refusal in the envelope. ``company_field`` (None: the rows have no
     company) makes the kind part of the company-change guard. ``follows_user_location`` moves the rows' ``location``
-    with the user (Snipe-IT moves assets checked out to a user who moves).
+    with the user (Snipe-IT moves assets checked out to a user who moves). ``units`` names a column of units per row
+    (an accessory checkout of 3): counts and refusals sum it instead of counting rows.
     """
 
     name: str
@@ -43,6 +44,7 @@ class UserHolding:
     code: str = "user_has_items"
     company_field: str | None = "company"
     follows_user_location: bool = False
+    units: str | None = None
     rows: Callable[[models.QuerySet], models.QuerySet] = alive
 
     @property
@@ -51,6 +53,13 @@ class UserHolding:
 
     def held_by(self, user) -> models.QuerySet:
         return self.rows(self.model._default_manager.filter(**{self.user_field: user}))
+
+    def amount(self):
+        """What one count adds up: the rows, or their units."""
+        return Sum(self.units) if self.units else Count("pk")
+
+    def count_held_by(self, user) -> int:
+        return self.held_by(user).aggregate(n=self.amount())["n"] or 0
 
 
 def register_user_holding(holding: UserHolding) -> None:
@@ -71,7 +80,7 @@ def annotate_user_counts(queryset: models.QuerySet) -> models.QuerySet:
             continue
         rows = (
             holding.rows(holding.model._default_manager.filter(**{holding.user_field: OuterRef("pk")}))
-            .order_by().values(holding.user_field).annotate(n=Count("pk")).values("n")[:1]
+            .order_by().values(holding.user_field).annotate(n=holding.amount()).values("n")[:1]
         )
         annotations[holding.count_name] = Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
     return queryset.annotate(**annotations)
@@ -83,7 +92,7 @@ def blocking_holdings(user) -> list[tuple[UserHolding, int]]:
     for holding in user_holdings():
         if holding.blocks_delete is None:
             continue
-        count = holding.held_by(user).count()
+        count = holding.count_held_by(user)
         if count:
             out.append((holding, count))
     return out

@@ -21,6 +21,7 @@ class InventoryConfig(AppConfig):
         from accounts.holdings import UserHolding, register_user_holding
         from assetsvc.services import alive
         from companies.counts import CountedKind, register_company_count
+        from inventory import stock  # noqa: F401  (registers the accessory and consumable checkout kinds)
         from inventory.counts import (
             CatalogueCount,
             CatalogueReference,
@@ -39,6 +40,17 @@ class InventoryConfig(AppConfig):
         register_catalogue_count(CatalogueCount("inventory.Location", "users_count", "accounts.User", "location"))
 
         register_company_count(CountedKind("assets_count", "inventory.Asset", assets_for_show))
+        register_company_count(CountedKind("accessories_count", "inventory.Accessory"))
+        register_company_count(CountedKind("consumables_count", "inventory.Consumable"))
+        # Accessories and consumables on the catalogue records (live items, as Snipe-IT's withCount).
+        for kind, name in (("Accessory", "accessories_count"), ("Consumable", "consumables_count")):
+            for catalogue, field in (("Category", "category"), ("Manufacturer", "manufacturer"),
+                                     ("Supplier", "supplier")):
+                register_catalogue_count(CatalogueCount(f"inventory.{catalogue}", name, f"inventory.{kind}", field))
+        register_catalogue_count(CatalogueCount("inventory.Location", "accessories_count", "inventory.Accessory",
+                                                "location"))
+        register_catalogue_count(CatalogueCount("inventory.Location", "assigned_accessories_count",
+                                                "inventory.AccessoryCheckout", "assigned_location"))
         # What holds a catalogue entry (its delete guard and the records' delete flag).
         for reference in (
             CatalogueReference("inventory.StatusLabel", "inventory.Asset", "status"),
@@ -52,6 +64,14 @@ class InventoryConfig(AppConfig):
             CatalogueReference("inventory.Location", "inventory.Location", "parent"),
             CatalogueReference("inventory.Location", "accounts.User", "location", rows=alive),
             CatalogueReference("inventory.AssetModel", "inventory.Asset", "model", rows=alive),
+            # Accessories and consumables hold their category, supplier and location (deleted for real, so even a
+            # soft-deleted item holds them) and, while live, their manufacturer; units out hold a location.
+            *(CatalogueReference(f"inventory.{catalogue}", f"inventory.{kind}", field)
+              for kind in ("Accessory", "Consumable")
+              for catalogue, field in (("Category", "category"), ("Supplier", "supplier"), ("Location", "location"))),
+            CatalogueReference("inventory.Manufacturer", "inventory.Accessory", "manufacturer", rows=alive),
+            CatalogueReference("inventory.Manufacturer", "inventory.Consumable", "manufacturer", rows=alive),
+            CatalogueReference("inventory.Location", "inventory.AccessoryCheckout", "assigned_location"),
         ):
             register_catalogue_reference(reference)
         register_user_holding(UserHolding(
@@ -59,6 +79,19 @@ class InventoryConfig(AppConfig):
             blocks_delete=("This user still has an asset assigned. Please check it in first.",
                            "This user still has :count assets assigned. Please check their assets in first."),
             messages_key="assigned_assets", code="user_has_items", follows_user_location=True,
+        ))
+        # Accessories out to a user block deleting them (reference §6.3) and changing their company; consumables are
+        # used up: counted, never blocking (API-CONTRACT.md §10).
+        register_user_holding(UserHolding(
+            name="accessories", model_label="inventory.AccessoryCheckout", user_field="assigned_user",
+            count_name="accessories_count", units="assigned_qty",
+            blocks_delete=("This user still has an accessory checked out. Please check it in first.",
+                           "This user still has :count accessories checked out. Please check them in first."),
+            messages_key="assigned_accessories", code="user_has_items", company_field="accessory__company",
+        ))
+        register_user_holding(UserHolding(
+            name="consumables", model_label="inventory.ConsumableAssignment", user_field="assigned_user",
+            count_name="consumables_count", units="assigned_qty", company_field=None,
         ))
         register_user_holding(UserHolding(
             name="managed_locations", model_label="inventory.Location", user_field="manager",

@@ -34,7 +34,7 @@ from accounts.models import User
 from activity.choices import ActionType
 from activity.models import ActionLog
 from activity.services import log_action
-from assetsvc.exceptions import ConflictError, InvalidInputError
+from assetsvc.exceptions import InvalidInputError
 from assetsvc.services import lock_or_not_found
 from assetsvc.site import get_site_settings
 from inventory.choices import TargetType
@@ -161,6 +161,11 @@ class CheckoutKind(ABC):
         """Make the change; return extra action-log fields (``log_meta``, ``location_id``, ``action_date`` ...)."""
         raise NotImplementedError
 
+    def lock_assignment(self, item: models.Model, assignment: Any) -> Any:
+        """The assignment to check in, as it is now that the item is locked (a kind with assignment rows re-reads
+        it: a concurrent checkin may have removed it)."""
+        return assignment
+
     @abstractmethod
     def ensure_checked_out(self, item: models.Model, assignment: Any) -> None:
         raise NotImplementedError
@@ -203,6 +208,7 @@ def item_checkout(*, kind: CheckoutKind, item: models.Model, target: Target, act
 def checkin_locked(*, kind: CheckoutKind, locked: models.Model, actor: User, assignment: Any = None,
                    quantity: int | None = None, note: str = "", **options: Any) -> models.Model:
     """Check in an item whose row the caller already holds locked (a delete checks its item in first)."""
+    assignment = kind.lock_assignment(locked, assignment)
     kind.ensure_checked_out(locked, assignment)
     previous, fields = kind.unassign(locked, assignment=assignment, actor=actor, quantity=quantity, note=note,
                                      **options)
@@ -255,8 +261,9 @@ class QuantityKind(CheckoutKind):
         return getattr(item, self.total_field) - assigned
 
     def not_enough(self, item: models.Model, quantity: int) -> Exception:
+        """A field error on the quantity input (API-CONTRACT.md §10: 422 in ``http`` mode)."""
         text = NOT_ENOUGH.format(quantity=quantity)
-        return ConflictError(text, code="not_enough_remaining", messages={self.quantity_field: [text]})
+        return InvalidInputError(text, code="not_enough_remaining", messages={self.quantity_field: [text]})
 
     def ensure_available(self, item: models.Model, *, quantity: int, **options: Any) -> None:
         if getattr(item, "deleted_at", None) is not None:
@@ -271,6 +278,12 @@ class QuantityKind(CheckoutKind):
                "created_by": actor if actor is not None and actor.pk else None},
         )
         return {"log_meta": {self.quantity_field: {"old": None, "new": quantity}}}
+
+    def lock_assignment(self, item, assignment):
+        if assignment is None:
+            return None
+        return (self.assignment_model._default_manager.select_for_update()
+                .filter(pk=assignment.pk, **{self.item_field: item}).first())
 
     def ensure_checked_out(self, item, assignment) -> None:
         if assignment is None or getattr(assignment, f"{self.item_field}_id") != item.pk:

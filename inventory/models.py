@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 
+from companies.models import CompanyScopedModel
 from companies.querysets import CompanyScopedQuerySet
 from inventory.choices import CategoryType, StatusType, TargetType
 
@@ -320,3 +321,156 @@ class Asset(TimestampedModel):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+
+# --- items handed out by quantity (API-CONTRACT.md §10) -------------------------------------------------------------
+
+
+class StockQuerySet(CompanyScopedQuerySet):
+    def alive(self) -> StockQuerySet:
+        return self.filter(deleted_at__isnull=True)
+
+
+class StockItem(CompanyScopedModel, TimestampedModel):
+    """What accessories and consumables share: a named stock of ``qty`` identical units of one category, bought
+    from a supplier, kept at a location. What is out lives in the kind's assignment rows; ``remaining`` is ``qty``
+    minus their units (``inventory.checkout.QuantityKind``)."""
+
+    name = models.CharField(max_length=255)
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="+")
+    manufacturer = models.ForeignKey(Manufacturer, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="+")
+    supplier = models.ForeignKey(Supplier, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    model_number = models.CharField(max_length=255, blank=True, default="")
+    order_number = models.CharField(max_length=255, blank=True, default="")
+    purchase_date = models.DateField(null=True, blank=True)
+    purchase_cost = models.DecimalField(max_digits=13, decimal_places=2, null=True, blank=True)
+    qty = models.PositiveIntegerField(default=1)
+    min_amt = models.PositiveIntegerField(null=True, blank=True)
+    requestable = models.BooleanField(default=False)
+    notes = models.TextField(blank=True, default="")
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = StockQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Accessory(StockItem):
+    """Keyboards, docks, cables: units checked out to a user, a location or an asset and checked back in."""
+
+    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="accessories")
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="accessories")
+    manufacturer = models.ForeignKey(Manufacturer, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="accessories")
+    supplier = models.ForeignKey(Supplier, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="accessories")
+    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="accessories")
+
+    class Meta(StockItem.Meta):
+        verbose_name_plural = "accessories"
+        indexes = [models.Index(fields=["deleted_at", "created_at"], name="accessory_alive_created_idx"),
+                   models.Index(fields=["name"], name="accessory_name_idx")]
+
+
+class AccessoryCheckoutQuerySet(CompanyScopedQuerySet):
+    """Checkout rows are seen through their accessory's company."""
+
+    company_field = "accessory__company"
+
+
+class AccessoryCheckout(models.Model):
+    """``assigned_qty`` units of an accessory out to exactly one user, asset or location (Snipe-IT's
+    ``accessories_checkout`` row; its id is what ``POST accessories/{id}/checkin`` takes)."""
+
+    accessory = models.ForeignKey(Accessory, on_delete=models.PROTECT, related_name="checkouts")
+    assigned_user = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                      related_name="accessory_checkouts")
+    assigned_asset = models.ForeignKey(Asset, null=True, blank=True, on_delete=models.PROTECT,
+                                       related_name="accessory_checkouts")
+    assigned_location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
+                                          related_name="accessory_checkouts")
+    assigned_qty = models.PositiveIntegerField(default=1)
+    note = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AccessoryCheckoutQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(assigned_user__isnull=False, assigned_asset__isnull=True, assigned_location__isnull=True)
+                    | models.Q(assigned_user__isnull=True, assigned_asset__isnull=False,
+                               assigned_location__isnull=True)
+                    | models.Q(assigned_user__isnull=True, assigned_asset__isnull=True,
+                               assigned_location__isnull=False)
+                ),
+                name="accessorycheckout_one_target",
+            ),
+            models.CheckConstraint(condition=models.Q(assigned_qty__gte=1), name="accessorycheckout_qty_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.assigned_qty} x {self.accessory}"
+
+    @property
+    def assigned_target(self):
+        return self.assigned_user or self.assigned_asset or self.assigned_location
+
+
+class Consumable(StockItem):
+    """Toner, paper, batteries: units handed to a user and used up (never checked in)."""
+
+    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="consumables")
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="consumables")
+    manufacturer = models.ForeignKey(Manufacturer, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="consumables")
+    supplier = models.ForeignKey(Supplier, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="consumables")
+    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
+                                 related_name="consumables")
+    item_no = models.CharField(max_length=255, blank=True, default="")
+
+    class Meta(StockItem.Meta):
+        indexes = [models.Index(fields=["deleted_at", "created_at"], name="consumable_alive_created_idx"),
+                   models.Index(fields=["name"], name="consumable_name_idx")]
+
+
+class ConsumableAssignmentQuerySet(CompanyScopedQuerySet):
+    """Assignment rows are seen through their consumable's company."""
+
+    company_field = "consumable__company"
+
+
+class ConsumableAssignment(models.Model):
+    """``assigned_qty`` units of a consumable handed to a user (Snipe-IT's ``consumables_users`` row)."""
+
+    consumable = models.ForeignKey(Consumable, on_delete=models.CASCADE, related_name="assignments")
+    assigned_user = models.ForeignKey(USER_MODEL, on_delete=models.PROTECT, related_name="consumable_assignments")
+    assigned_qty = models.PositiveIntegerField(default=1)
+    note = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ConsumableAssignmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(assigned_qty__gte=1), name="consumableassignment_qty_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.assigned_qty} x {self.consumable}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from activity.models import ActionLog
-from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
+from assetsvc.exceptions import InvalidInputError, NotFoundError
 from inventory.checkout import CHECKOUT_KINDS, item_checkin, item_checkout
 from tests.factories import AssetFactory, LocationFactory, UserFactory
 from tests.kinds.kinds import WIDGET
@@ -50,7 +50,7 @@ def test_checkout_units_to_each_target_type_until_none_remain(superuser, widget)
 def test_more_than_remaining_is_refused_and_writes_nothing(superuser, widget):
     item_checkout(kind=WIDGET, item=widget, target=UserFactory(), actor=superuser, quantity=4)
     before = state(widget)
-    with pytest.raises(ConflictError) as refused:
+    with pytest.raises(InvalidInputError) as refused:
         item_checkout(kind=WIDGET, item=widget, target=UserFactory(), actor=superuser, quantity=2)
     assert refused.value.code == "not_enough_remaining"
     assert refused.value.messages == {"checkout_qty": ["There are not enough items remaining to check out 2."]}

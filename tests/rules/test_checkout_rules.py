@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from activity.models import ActionLog
-from assetsvc.exceptions import ConflictError, InvalidInputError
+from assetsvc.exceptions import InvalidInputError
 from inventory.checkout import CHECKOUT_KINDS, MAX_QUANTITY, QuantityKind, item_checkout, resolve_target
 from tests.factories import LocationFactory, UserFactory
 from tests.kinds.kinds import WIDGET, WidgetKind
@@ -28,7 +28,7 @@ USER_ONLY = CHECKOUT_KINDS["user_only_widget"]
 
 def test_the_largest_quantity_is_a_quantity_and_then_too_many_units():
     widget = Widget.objects.create(name="Dock", qty=5)
-    with pytest.raises(ConflictError) as refused:
+    with pytest.raises(InvalidInputError) as refused:
         item_checkout(kind=WIDGET, item=widget, target=UserFactory(), actor=UserFactory(superuser=True),
                       quantity=MAX_QUANTITY)
     assert refused.value.code == "not_enough_remaining"
