@@ -273,7 +273,8 @@ class QuantityKind(CheckoutKind):
 
     def assign(self, item, target, *, actor, quantity, note, **options):
         field = self.assignment_target_fields[target_type_of(target)]
-        self.assignment_model._default_manager.create(
+        # The new row rides on the returned item, so an API answer can name it (its id checks it back in).
+        item.checkout_row = self.assignment_model._default_manager.create(
             **{self.item_field: item, field: target, self.quantity_column: quantity, "note": note,
                "created_by": actor if actor is not None and actor.pk else None},
         )

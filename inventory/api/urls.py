@@ -1,8 +1,9 @@
-"""Inventory routes: the catalogue (models, categories, ...) and hardware, each in its own module."""
+"""Inventory routes: the catalogue, hardware, accessories and consumables, each in its own module."""
 
 from django.urls import include, path
 
 urlpatterns = [
     path("", include("inventory.api.catalogue_urls")),
     path("", include("inventory.api.hardware_urls")),
+    path("", include("inventory.api.stock_urls")),
 ]

@@ -1,9 +1,11 @@
 from tests.factories.accounts import PermissionGroupFactory, UserFactory
 from tests.factories.companies import CompanyFactory
 from tests.factories.inventory import (
+    AccessoryFactory,
     AssetFactory,
     AssetModelFactory,
     CategoryFactory,
+    ConsumableFactory,
     LocationFactory,
     ManufacturerFactory,
     StatusLabelFactory,
@@ -11,10 +13,12 @@ from tests.factories.inventory import (
 )
 
 __all__ = [
+    "AccessoryFactory",
     "AssetFactory",
     "AssetModelFactory",
     "CategoryFactory",
     "CompanyFactory",
+    "ConsumableFactory",
     "LocationFactory",
     "ManufacturerFactory",
     "PermissionGroupFactory",

@@ -4,7 +4,18 @@ import factory
 from factory.django import DjangoModelFactory
 
 from inventory.choices import StatusType
-from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models import (
+    Accessory,
+    AccessoryCheckout,
+    Asset,
+    AssetModel,
+    Category,
+    Consumable,
+    Location,
+    Manufacturer,
+    StatusLabel,
+    Supplier,
+)
 
 
 class StatusLabelFactory(DjangoModelFactory[StatusLabel]):
@@ -77,3 +88,33 @@ def checked_out_asset(target, **kwargs) -> Asset:
     else:
         kwargs.update(assigned_location=target, location=target)
     return AssetFactory(**kwargs)
+
+
+class AccessoryFactory(DjangoModelFactory[Accessory]):
+    class Meta:
+        model = Accessory
+
+    name = factory.Sequence(lambda n: f"Accessory {n}")
+    category = factory.SubFactory(CategoryFactory, category_type="accessory")
+    qty = 5
+    company = None
+
+
+class ConsumableFactory(DjangoModelFactory[Consumable]):
+    class Meta:
+        model = Consumable
+
+    name = factory.Sequence(lambda n: f"Consumable {n}")
+    category = factory.SubFactory(CategoryFactory, category_type="consumable")
+    qty = 10
+    company = None
+
+
+def accessory_out(target, accessory: Accessory | None = None, qty: int = 1, **kwargs) -> AccessoryCheckout:
+    """A checkout row of ``qty`` units to ``target`` (user, asset or location), written directly: test setup only."""
+    from accounts.models import User
+
+    accessory = accessory or AccessoryFactory(**kwargs)
+    key = ("assigned_user" if isinstance(target, User) else "assigned_asset" if isinstance(target, Asset)
+           else "assigned_location")
+    return AccessoryCheckout.objects.create(accessory=accessory, assigned_qty=qty, **{key: target})

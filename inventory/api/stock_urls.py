@@ -1,0 +1,23 @@
+"""Accessory and consumable routes (reference §1.5, API-CONTRACT.md §10) and the lists of who holds what under
+``users``, ``hardware`` and ``locations``. The middleware makes a trailing slash optional."""
+
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from inventory.api.stock.views import AccessoryViewSet, ConsumableViewSet
+
+router = SimpleRouter(trailing_slash="")
+router.register("accessories", AccessoryViewSet, basename="accessories")
+router.register("consumables", ConsumableViewSet, basename="consumables")
+
+urlpatterns = [
+    path("users/<str:user_pk>/accessories", AccessoryViewSet.as_view({"get": "user_items"}),
+         name="user-accessories"),
+    path("users/<str:user_pk>/consumables", ConsumableViewSet.as_view({"get": "user_items"}),
+         name="user-consumables"),
+    path("hardware/<str:asset_pk>/assigned/accessories", AccessoryViewSet.as_view({"get": "asset_items"}),
+         name="hardware-assigned-accessories"),
+    path("locations/<str:location_pk>/assigned/accessories", AccessoryViewSet.as_view({"get": "location_items"}),
+         name="location-assigned-accessories"),
+    *router.urls,
+]
