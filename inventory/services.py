@@ -48,7 +48,8 @@ from inventory.exceptions import (
     AssetTagTakenError,
     InvalidCheckoutTargetError,
 )
-from inventory.models import Asset, Location, StatusLabel
+from inventory.models import AccessoryCheckout, Asset, Location, StatusLabel
+from inventory.stock import ACCESSORY
 
 if TYPE_CHECKING:
     from companies.models import Company
@@ -477,12 +478,15 @@ def asset_audit(
 @transaction.atomic
 def asset_delete(*, asset: Asset, actor: User) -> Asset:
     """Soft-delete an asset. A checked-out asset is checked in first (its own log row and checkin signal), as
-    Snipe-IT does."""
+    Snipe-IT does; so are the accessories checked out to it, which return to stock instead of staying out to an
+    asset nobody can see (Snipe-IT leaves them out; docs/decisions.md, issue 10)."""
     locked = _lock(asset)
     if locked.is_deleted:
         raise AssetNotFoundError()
     if locked.is_assigned:
         locked = _checkin(locked, actor=actor, note="Checkin on delete")
+    for row in AccessoryCheckout.objects.filter(assigned_asset=locked).order_by("accessory_id", "pk"):
+        item_checkin(kind=ACCESSORY, item=row.accessory_id, actor=actor, assignment=row, note="Checkin on delete")
     before = _snapshot(locked)
     locked.deleted_at = timezone.now()
     _save(locked)
