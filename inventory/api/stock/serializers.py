@@ -38,10 +38,8 @@ from inventory.api.checkout import CheckoutSerializer, quantity_input
 from inventory.choices import CategoryType
 from inventory.models import (
     Accessory,
-    AccessoryCheckout,
     Category,
     Consumable,
-    ConsumableAssignment,
     Location,
     Manufacturer,
     Supplier,
@@ -321,6 +319,3 @@ class AccessoryCheckinSerializer(ApiSerializer):
     note = TextField(max_length=65535)
     checkin_qty = quantity_input()
 
-
-#: Row models of the lists above, for the schema.
-ROW_MODELS = {AccessoryCheckout: CheckoutRowSerializer, ConsumableAssignment: ConsumableUserRowSerializer}

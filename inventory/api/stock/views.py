@@ -13,7 +13,7 @@ import re
 from functools import cached_property
 from typing import Any, ClassVar
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
 from rest_framework.decorators import action
@@ -78,8 +78,6 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
         return str(self.request.query_params.get("deleted", "")).strip().lower() == "true"
 
     def annotate(self, queryset: QuerySet) -> QuerySet:
-        from django.db.models import F
-
         return (queryset.select_related("category", "company", "manufacturer", "supplier", "location")
                 .annotate(units_out=self.kind.assigned_subquery())
                 .annotate(remaining_units=F("qty") - F("units_out")))
@@ -216,7 +214,6 @@ class ConsumableViewSet(StockViewSet):
     serializer_class = s.ConsumableSerializer
     write_serializer_class = s.ConsumableWriteSerializer
     checkout_serializer_class = s.ConsumableCheckoutSerializer
-    checkin_serializer_class = s.AccessoryCheckinSerializer  # never used: consumables are not checked in
     filterset_class = filters.ConsumableFilterSet
     permission_section = "consumables"
     not_found_message = "Consumable not found"
