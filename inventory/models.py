@@ -334,7 +334,8 @@ class StockQuerySet(CompanyScopedQuerySet):
 class StockItem(CompanyScopedModel, TimestampedModel):
     """What accessories and consumables share: a named stock of ``qty`` identical units of one category, bought
     from a supplier, kept at a location. What is out lives in the kind's assignment rows; ``remaining`` is ``qty``
-    minus their units (``inventory.checkout.QuantityKind``)."""
+    minus their units (``inventory.checkout.QuantityKind``). The catalogue entries have no reverse accessor
+    (``related_name="+"``): their counts and delete guards come from the registries in ``inventory.counts``."""
 
     name = models.CharField(max_length=255)
     category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="+")
@@ -364,16 +365,6 @@ class StockItem(CompanyScopedModel, TimestampedModel):
 
 class Accessory(StockItem):
     """Keyboards, docks, cables: units checked out to a user, a location or an asset and checked back in."""
-
-    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="accessories")
-    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="accessories")
-    manufacturer = models.ForeignKey(Manufacturer, null=True, blank=True, on_delete=models.PROTECT,
-                                     related_name="accessories")
-    supplier = models.ForeignKey(Supplier, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="accessories")
-    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="accessories")
 
     class Meta(StockItem.Meta):
         verbose_name_plural = "accessories"
@@ -432,15 +423,6 @@ class AccessoryCheckout(models.Model):
 class Consumable(StockItem):
     """Toner, paper, batteries: units handed to a user and used up (never checked in)."""
 
-    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="consumables")
-    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="consumables")
-    manufacturer = models.ForeignKey(Manufacturer, null=True, blank=True, on_delete=models.PROTECT,
-                                     related_name="consumables")
-    supplier = models.ForeignKey(Supplier, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="consumables")
-    location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="consumables")
     item_no = models.CharField(max_length=255, blank=True, default="")
 
     class Meta(StockItem.Meta):
