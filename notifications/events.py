@@ -8,8 +8,9 @@ one entry here; nothing else in this app changes.
 Name rules (docs/notifications.md):
 
 * ``asset_name``: the asset's name, else its model's name (API-CONTRACT.md §8);
-* ``target_name``: a user's full name ("first last", the username when both are empty), a location's name, an
-  asset's ``"<asset_tag> (<asset_name>)"``;
+* ``target_name``: a user's full name ("first last", the username when both are empty), a location's name; an
+  asset is ``"<asset_tag> (<asset_name>)"`` in the asset events (the documented rule) but its name, else its tag,
+  in the accessory, consumable and license events (API-CONTRACT.md §10), so each entry carries its rule;
 * ``admin_name``: the acting user's full name, ``"system"`` when the change had no acting user.
 """
 
@@ -43,6 +44,17 @@ def display_name(obj: Any) -> str:
     return str(name) if name else str(obj)
 
 
+def item_target_name(obj: Any) -> str:
+    """``<target_name>`` in the accessory, consumable and license events (API-CONTRACT.md §10): an asset target is
+    its own name, else its tag (its model's name would not say which machine got the item); users and locations
+    as :func:`display_name`."""
+    from inventory.models import Asset
+
+    if isinstance(obj, Asset):
+        return obj.name or obj.asset_tag
+    return display_name(obj)
+
+
 def _asset_values(item: Any) -> dict[str, str]:
     return {"asset_tag": item.asset_tag, "asset_name": item.display_name}
 
@@ -69,11 +81,13 @@ class EventType:
     template: str
     item_values: Callable[[Any], dict[str, str]]
     label: str
+    #: How this event names its target (asset targets differ between events, see the module docstring).
+    target_name: Callable[[Any], str] = display_name
 
     def render(self, *, item: Any, actor: Any = None, target: Any = None) -> str:
         values = {
             **self.item_values(item),
-            "target_name": display_name(target),
+            "target_name": self.target_name(target),
             "admin_name": display_name(actor) if actor is not None else NO_ACTOR_NAME,
         }
         # format_map only parses the template, so braces inside names are kept literally.
@@ -92,23 +106,23 @@ EVENTS: dict[str, EventType] = {
                   _asset_values, "asset checkin"),
         EventType("accessory.checked_out", signals.accessory_checked_out,
                   "Accessory {accessory_name} was checked out to {target_name} by {admin_name}",
-                  _named("accessory_name"), "accessory checkout"),
+                  _named("accessory_name"), "accessory checkout", item_target_name),
         EventType("consumable.checked_out", signals.consumable_checked_out,
                   "Consumable {consumable_name} was checked out to {target_name} by {admin_name}",
-                  _named("consumable_name"), "consumable checkout"),
+                  _named("consumable_name"), "consumable checkout", item_target_name),
         EventType("license.checked_out", signals.license_checked_out,
                   "License seat for {license_name} was checked out to {target_name} by {admin_name}",
-                  _license_values, "license checkout"),
+                  _license_values, "license checkout", item_target_name),
         # API-CONTRACT.md §8's three more; texts are ours, shaped like the specification's.
         EventType("asset.audited", signals.asset_audited,
                   "Asset {asset_tag} ({asset_name}) was audited by {admin_name}",
                   _asset_values, "asset audit"),
         EventType("accessory.checked_in", signals.accessory_checked_in,
                   "Accessory {accessory_name} was checked in by {admin_name}",
-                  _named("accessory_name"), "accessory checkin"),
+                  _named("accessory_name"), "accessory checkin", item_target_name),
         EventType("license.checked_in", signals.license_checked_in,
                   "License seat for {license_name} was checked in by {admin_name}",
-                  _license_values, "license checkin"),
+                  _license_values, "license checkin", item_target_name),
     ]
 }
 

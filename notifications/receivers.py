@@ -3,18 +3,21 @@
 Every receiver is the same function, :func:`notify`, connected once per entry of
 :data:`notifications.events.EVENTS` (``dispatch_uid="notifications:<event>"``):
 
-================================  ==========================  ==========================================
+================================  ==========================  ===============================================
 signal (``inventory.signals``)    event                       sent by
-================================  ==========================  ==========================================
+================================  ==========================  ===============================================
 ``asset_checked_out``             ``asset.checked_out``       ``inventory.services.asset_checkout``
 ``asset_checked_in``              ``asset.checked_in``        ``inventory.services.asset_checkin``
 ``asset_audited``                 ``asset.audited``           ``inventory.services.asset_audit``
-``accessory_checked_out``         ``accessory.checked_out``   the accessory services (a later issue)
-``accessory_checked_in``          ``accessory.checked_in``    the accessory services (a later issue)
-``consumable_checked_out``        ``consumable.checked_out``  the consumable services (a later issue)
+``accessory_checked_out``         ``accessory.checked_out``   ``inventory.stock`` via ``inventory.checkout``'s
+                                                              ``item_checkout(kind=ACCESSORY, ...)``
+``accessory_checked_in``          ``accessory.checked_in``    ``inventory.stock`` via ``inventory.checkout``'s
+                                                              ``item_checkin(kind=ACCESSORY, ...)``
+``consumable_checked_out``        ``consumable.checked_out``  ``inventory.stock`` via ``inventory.checkout``'s
+                                                              ``item_checkout(kind=CONSUMABLE, ...)``
 ``license_checked_out``           ``license.checked_out``     the license services (a later issue)
 ``license_checked_in``            ``license.checked_in``      the license services (a later issue)
-================================  ==========================  ==========================================
+================================  ==========================  ===============================================
 
 A receiver runs inside the service's transaction: it reads the configuration and renders the text there (the
 objects are at hand, no lazy loading later) and leaves delivery to ``transaction.on_commit``

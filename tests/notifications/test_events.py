@@ -78,3 +78,16 @@ def test_braces_in_names_are_kept(people):
     asset = AssetFactory(asset_tag="{asset_tag}", name="{admin_name}")
     assert EVENTS["asset.checked_out"].render(item=asset, actor=admin, target=grace) == (
         "Asset {asset_tag} ({admin_name}) was checked out to Grace Hopper by Ada Admin")
+
+
+def test_item_events_name_an_asset_target_by_its_name_else_its_tag(people):
+    # API-CONTRACT.md §10; the asset events keep "<asset_tag> (<asset_name>)" (test_target_names).
+    admin, _grace = people
+    named = AssetFactory(asset_tag="HOST-2", name="Desk PC")
+    unnamed = AssetFactory(asset_tag="HOST-3", name="", model=AssetModelFactory(name="ThinkPad X1"))
+    item = SimpleNamespace(name="Thing")
+    for event in (EVENTS["accessory.checked_out"], EVENTS["consumable.checked_out"], EVENTS["license.checked_out"]):
+        assert event.render(item=item, actor=admin, target=named).endswith("checked out to Desk PC by Ada Admin")
+        assert event.render(item=item, actor=admin, target=unnamed).endswith("checked out to HOST-3 by Ada Admin")
+    assert EVENTS["asset.checked_out"].render(item=named, actor=admin, target=unnamed).endswith(
+        "checked out to HOST-3 (ThinkPad X1) by Ada Admin")

@@ -6,7 +6,7 @@ import pytest
 from django.db import transaction
 
 from inventory.models import Asset
-from inventory.signals import asset_audited, asset_checked_in, asset_checked_out, consumable_checked_out
+from inventory.signals import asset_audited, asset_checked_in, asset_checked_out
 from notifications.delivery import wait_for_idle
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, UserFactory
@@ -68,21 +68,6 @@ def test_audit_notifies(webhook, receiver, scene):
     send(asset_audited, asset, admin)
     assert wait_for_idle(10)
     assert posted_bodies(receiver) == [{"text": "Asset TAG-1 (Laptop) was audited by Ada Admin"}]
-
-
-def test_later_item_kinds_are_ready(webhook, receiver, scene):
-    _asset, admin, grace = scene
-
-    class Consumable:  # the consumable model arrives with a later issue; the receiver needs only a name
-        name = "Toner"
-
-    webhook("general", receiver.url_for(HOOK_PATH), channel="#ops")
-    receiver.expect_request(HOOK_PATH, method="POST").respond_with_json({})
-    with transaction.atomic():
-        consumable_checked_out.send(sender=Consumable, item=Consumable(), actor=admin, target=grace, note="", log=None)
-    assert wait_for_idle(10)
-    assert posted_bodies(receiver) == [{"channel": "#ops", "text": "Consumable Toner was checked out to Grace Hopper "
-                                        "by Ada Admin", "username": "AssetBot", "icon_emoji": ""}]
 
 
 def test_rolled_back_work_never_notifies(webhook, receiver, scene):
