@@ -10,7 +10,7 @@ from django.dispatch import Signal
 asset_checked_out = Signal()
 asset_checked_in = Signal()
 asset_audited = Signal()
-# For the accessory, consumable and license issues to come.
+# Accessories and consumables (inventory.stock); licenses to come.
 accessory_checked_out = Signal()
 accessory_checked_in = Signal()
 consumable_checked_out = Signal()
