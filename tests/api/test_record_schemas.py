@@ -15,6 +15,7 @@ import pytest
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
+from inventory.models import AccessoryCheckout
 from tests.factories import CompanyFactory, UserFactory
 from tests.factories.accounts import PermissionGroupFactory
 from tests.factories.inventory import (
@@ -318,3 +319,69 @@ def test_hardware_writes_match_the_schema(openapi, token_client, world):
     restored = assert_described(openapi, token_client.post(f"/api/v1/hardware/{new_id}/restore"), "POST",
                                 "/api/v1/hardware/{id}/restore")
     assert restored["status"] == "success"
+
+
+# --- accessories and consumables ------------------------------------------------------------------------------------
+
+
+def test_accessory_answers_match_the_schema(openapi, token_client, world):
+    from tests.factories import CategoryFactory
+
+    person, place = world["person"], LocationFactory()
+    created = assert_described(openapi, token_client.post("/api/v1/accessories", {
+        "name": "Dock", "qty": 5, "category_id": CategoryFactory(category_type="accessory").pk,
+        "purchase_cost": "12.5", "purchase_date": "2026-01-02", "company_id": world["company"].pk,
+    }, format="json"), "POST", "/api/v1/accessories")
+    payload = created["payload"]
+    assert set(payload) == record_properties(openapi, "POST", "/api/v1/accessories", "payload")
+    item = f"/api/v1/accessories/{payload['id']}"
+    row = assert_described(openapi, token_client.post(f"{item}/checkout", {"assigned_user": person.pk,
+                                                                           "checkout_qty": 2}, format="json"),
+                           "POST", "/api/v1/accessories/{id}/checkout")["payload"]
+    assert_described(openapi, token_client.post(f"{item}/checkout", {"assigned_location": place.pk}, format="json"),
+                     "POST", "/api/v1/accessories/{id}/checkout")
+    assert_described(openapi, token_client.post(f"{item}/checkout", {"assigned_asset": world["rich"].pk},
+                                                format="json"), "POST", "/api/v1/accessories/{id}/checkout")
+    body = assert_described(openapi, token_client.get("/api/v1/accessories"), "GET", "/api/v1/accessories")
+    assert set(body["rows"][0]) == record_properties(openapi, "GET", "/api/v1/accessories", "rows")
+    assert_described(openapi, token_client.get(item), "GET", "/api/v1/accessories/{id}")
+    listed = assert_described(openapi, token_client.get(f"{item}/checkedout"), "GET",
+                              "/api/v1/accessories/{id}/checkedout")
+    assert listed["total"] == 3
+    assert_described(openapi, token_client.get(f"/api/v1/users/{person.pk}/accessories"), "GET",
+                     "/api/v1/users/{user_pk}/accessories")
+    assert_described(openapi, token_client.get(f"/api/v1/hardware/{world['rich'].pk}/assigned/accessories"), "GET",
+                     "/api/v1/hardware/{asset_pk}/assigned/accessories")
+    assert_described(openapi, token_client.get(f"/api/v1/locations/{place.pk}/assigned/accessories"), "GET",
+                     "/api/v1/locations/{location_pk}/assigned/accessories")
+    for method in ("PATCH", "PUT"):
+        assert_described(openapi, getattr(token_client, method.lower())(item, {"notes": method}, format="json"),
+                         method, "/api/v1/accessories/{id}")
+    for checkout in AccessoryCheckout.objects.filter(accessory_id=payload["id"]):
+        assert_described(openapi, token_client.post(f"/api/v1/accessories/{checkout.pk}/checkin", {}, format="json"),
+                         "POST", "/api/v1/accessories/{id}/checkin")
+    assert row["checkout_qty"] == 2
+    assert_described(openapi, token_client.delete(item), "DELETE", "/api/v1/accessories/{id}")
+    assert_described(openapi, token_client.post(f"{item}/restore"), "POST", "/api/v1/accessories/{id}/restore")
+
+
+def test_consumable_answers_match_the_schema(openapi, token_client, world):
+    from tests.factories import CategoryFactory
+
+    person = world["person"]
+    created = assert_described(openapi, token_client.post("/api/v1/consumables", {
+        "name": "Toner", "qty": 10, "category_id": CategoryFactory(category_type="consumable").pk, "item_no": "T-1",
+    }, format="json"), "POST", "/api/v1/consumables")
+    item = f"/api/v1/consumables/{created['payload']['id']}"
+    assert_described(openapi, token_client.post(f"{item}/checkout", {"assigned_to": person.pk, "checkout_qty": 3},
+                                                format="json"), "POST", "/api/v1/consumables/{id}/checkout")
+    body = assert_described(openapi, token_client.get("/api/v1/consumables"), "GET", "/api/v1/consumables")
+    assert set(body["rows"][0]) == record_properties(openapi, "GET", "/api/v1/consumables", "rows")
+    assert_described(openapi, token_client.get(item), "GET", "/api/v1/consumables/{id}")
+    assert_described(openapi, token_client.get(f"{item}/users"), "GET", "/api/v1/consumables/{id}/users")
+    assert_described(openapi, token_client.get(f"/api/v1/users/{person.pk}/consumables"), "GET",
+                     "/api/v1/users/{user_pk}/consumables")
+    assert_described(openapi, token_client.patch(item, {"qty": 12}, format="json"), "PATCH",
+                     "/api/v1/consumables/{id}")
+    assert_described(openapi, token_client.delete(item), "DELETE", "/api/v1/consumables/{id}")
+    assert_described(openapi, token_client.post(f"{item}/restore"), "POST", "/api/v1/consumables/{id}/restore")

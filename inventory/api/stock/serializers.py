@@ -7,6 +7,7 @@ page); ``checkouts_count`` is those units, as Snipe-IT's (one row per unit there
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -30,7 +31,7 @@ from assetsvc.api.fields import (
     reference_limit,
     visible_reference,
 )
-from assetsvc.api.formats import iso_date, iso_utc, money
+from assetsvc.api.formats import iso_date, money
 from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
 from companies.models import Company
 from inventory.api.catalogue.serializers import RecordSerializer
@@ -46,10 +47,24 @@ from inventory.models import (
 )
 from inventory.stock import MAX_STOCK
 
+
+def _holder_schema(kind: str, **extra: dict[str, Any]) -> dict[str, Any]:
+    properties = {"id": {"type": "integer"}, "name": {"type": "string"},
+                  "type": {"type": "string", "enum": [kind]}, **extra}
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+_TEXT = {"type": "string"}
+_NULLABLE_TEXT = {"type": "string", "nullable": True}
+#: ``assigned_to`` of a checkout row: a user, an asset or a location (compact), or null.
 ASSIGNED_TO_SCHEMA = {
-    "type": "object", "nullable": True,
-    "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
-                   "type": {"type": "string", "enum": ["user", "asset", "location"]}},
+    "nullable": True,
+    "oneOf": [
+        _holder_schema("user", username=_TEXT, first_name=_TEXT, last_name=_TEXT, email=_NULLABLE_TEXT,
+                       employee_number=_NULLABLE_TEXT),
+        _holder_schema("asset", asset_tag=_TEXT, serial=_NULLABLE_TEXT),
+        _holder_schema("location"),
+    ],
 }
 
 
@@ -87,7 +102,7 @@ class StockRecordSerializer(RecordSerializer):
     purchase_cost = MoneyRecordField()
     remaining = serializers.SerializerMethodField()
     user_can_checkout = serializers.SerializerMethodField()
-    deleted_at = IsoUtcField()
+    deleted_at = IsoUtcField(allow_null=True)
 
     def get_image(self, obj) -> str | None:
         return None
@@ -216,11 +231,40 @@ class ConsumableUserRowSerializer(serializers.Serializer):
         return admin["name"] if admin else None
 
 
-def held_record(record: dict[str, Any], row: Any) -> dict[str, Any]:
+class HeldMixin(serializers.Serializer):
     """An item record as one of a user's holdings (``users/{id}/accessories``, ``users/{id}/consumables``): the
-    item's record plus the row it is held by and its units."""
-    return {**record, "assigned_pivot_id": row.pk, "checkout_qty": row.assigned_qty,
-            "checked_out_at": iso_utc(row.created_at), "checkout_note": row.note or None}
+    item's record plus the row it is held by (set on the instance by :func:`held_items`)."""
+
+    assigned_pivot_id = serializers.IntegerField(read_only=True)
+    checkout_qty = serializers.IntegerField(read_only=True)
+    checked_out_at = IsoUtcField()
+    checkout_note = NullIfEmptyField()
+
+    HELD_FIELDS = ["assigned_pivot_id", "checkout_qty", "checked_out_at", "checkout_note"]
+
+
+class HeldAccessorySerializer(HeldMixin, AccessorySerializer):
+    class Meta(AccessorySerializer.Meta):
+        fields = [*AccessorySerializer.Meta.fields, *HeldMixin.HELD_FIELDS]
+
+
+class HeldConsumableSerializer(HeldMixin, ConsumableSerializer):
+    class Meta(ConsumableSerializer.Meta):
+        fields = [*ConsumableSerializer.Meta.fields, *HeldMixin.HELD_FIELDS]
+
+
+def held_items(rows: list[Any], items: dict[int, Any], item_field: str) -> list[Any]:
+    """One item per assignment row (a copy when an item is held by several rows), carrying the row's keys."""
+    held = []
+    for row in rows:
+        item = items.get(getattr(row, f"{item_field}_id"))
+        if item is None:
+            continue
+        item = copy.copy(item)
+        item.assigned_pivot_id, item.checkout_qty = row.pk, row.assigned_qty
+        item.checked_out_at, item.checkout_note = row.created_at, row.note
+        held.append(item)
+    return held
 
 
 # --- writes -------------------------------------------------------------------------------------------------------

@@ -94,6 +94,8 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
         return self.get_paginated_response(serializer_class(page, many=True,
                                                             context=self.get_serializer_context()).data)
 
+    held_serializer_class: ClassVar[type]
+
     def held_items_page(self, rows: QuerySet) -> Response:
         """A page of assignment rows answered as item records (with the row's id and units): the items' records
         are loaded in one query through :meth:`get_queryset`, so they carry the same counts and scoping."""
@@ -101,13 +103,9 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
         item_field = self.kind.item_field
         ids = {getattr(row, f"{item_field}_id") for row in page}
         items = {item.pk: item for item in self.get_queryset().filter(pk__in=ids)} if ids else {}
-        context = self.get_serializer_context()
-        answer = []
-        for row in page:
-            item = items.get(getattr(row, f"{item_field}_id"))
-            if item is not None:
-                answer.append(s.held_record(self.serializer_class(item, context=context).data, row))
-        return self.get_paginated_response(answer)
+        held = s.held_items(page, items, item_field)
+        return self.get_paginated_response(self.held_serializer_class(held, many=True,
+                                                                      context=self.get_serializer_context()).data)
 
     def visible_rows(self) -> QuerySet:
         """Assignment rows of items the caller may see (live items)."""
@@ -139,6 +137,7 @@ class AccessoryViewSet(StockViewSet):
     kind = stock.ACCESSORY
     checkout_kind = stock.ACCESSORY
     serializer_class = s.AccessorySerializer
+    held_serializer_class = s.HeldAccessorySerializer
     write_serializer_class = s.AccessoryWriteSerializer
     checkout_serializer_class = s.AccessoryCheckoutSerializer
     checkin_serializer_class = s.AccessoryCheckinSerializer
@@ -180,7 +179,7 @@ class AccessoryViewSet(StockViewSet):
         rows = AccessoryCheckout.objects.filter(accessory=accessory).select_related("accessory", *ROW_RELATED)
         return self.rows_page(rows, s.CheckoutRowSerializer)
 
-    @extend_schema(responses={200: s.AccessorySerializer(many=True)})
+    @extend_schema(responses={200: s.HeldAccessorySerializer(many=True)})
     def user_items(self, request, user_pk: str):
         return super().user_items(request, user_pk)
 
@@ -212,6 +211,7 @@ class ConsumableViewSet(StockViewSet):
     kind = stock.CONSUMABLE
     checkout_kind = stock.CONSUMABLE
     serializer_class = s.ConsumableSerializer
+    held_serializer_class = s.HeldConsumableSerializer
     write_serializer_class = s.ConsumableWriteSerializer
     checkout_serializer_class = s.ConsumableCheckoutSerializer
     filterset_class = filters.ConsumableFilterSet
@@ -254,6 +254,6 @@ class ConsumableViewSet(StockViewSet):
                                                                                           "assigned_user")
         return self.rows_page(rows, s.ConsumableUserRowSerializer)
 
-    @extend_schema(responses={200: s.ConsumableSerializer(many=True)})
+    @extend_schema(responses={200: s.HeldConsumableSerializer(many=True)})
     def user_items(self, request, user_pk: str):
         return super().user_items(request, user_pk)
