@@ -2,20 +2,56 @@
 ``asset_create``/``asset_update`` while the form validates (a refusal is a form error), their assignment, status,
 counters and audit dates are read-only here, and checkout, checkin, audit, delete and restore are admin actions
 calling ``inventory.services``. Catalogue entries are validated by the API's write serializers and saved, deleted and
-restored by ``inventory.catalogue_services``. The action log is in ``activity.admin``."""
+restored by ``inventory.catalogue_services``. Accessories and consumables are validated by the API's write
+serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
+checkout rows checked in, by ``inventory.checkout`` (the same log row and webhook signal as the API). The action log
+is in ``activity.admin``.
+
+Like the rest of the admin, these pages are not limited by company: only super users sign in (docs/decisions.md), and
+a super user sees every company."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.utils import display_for_value
 from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F
+from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from accounts.models import User
-from assetsvc.admin_services import ServiceAdminMixin, ServiceModelForm
-from inventory import catalogue_services, services
+from assetsvc.admin_services import (
+    SERVICE_ERRORS,
+    ReadOnlyModelAdmin,
+    ServiceAdminMixin,
+    ServiceModelForm,
+    error_text,
+)
+from inventory import catalogue_services, services, stock
 from inventory.api.catalogue import serializers as catalogue_serializers
-from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.api.stock import serializers as stock_serializers
+from inventory.checkout import Target, item_checkin, item_checkout
+from inventory.models import (
+    Accessory,
+    AccessoryCheckout,
+    Asset,
+    AssetModel,
+    Category,
+    Consumable,
+    Location,
+    Manufacturer,
+    StatusLabel,
+    Supplier,
+)
 
 SERVICE_OWNED = ["assigned_user", "assigned_asset", "assigned_location", "last_checkout", "last_checkin",
                  "expected_checkin", "last_audit_date", "next_audit_date", "checkin_counter", "checkout_counter",
@@ -60,6 +96,23 @@ class CheckoutForm(forms.Form):
         return data
 
 
+def action_form_page(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: models.QuerySet,
+                     form_class: type[forms.Form], *, action: str, title: str, intro: str, submit: str,
+                     apply: Callable[[dict[str, Any]], None]) -> TemplateResponse | None:
+    """The intermediate page of an admin action that needs input (a checkout's target, a checkin's note): the form,
+    and once it is posted back valid with "apply", ``apply(cleaned_data)``. None sends the admin back to the list,
+    where the messages ``apply`` left (one per refused row, one count of the done ones) are shown."""
+    applying = "apply" in request.POST
+    form = form_class(request.POST) if applying else form_class()
+    if applying and form.is_valid():
+        apply(form.cleaned_data)
+        return None
+    context = {**model_admin.admin_site.each_context(request), "title": title, "intro": intro, "submit": submit,
+               "form": form, "items": queryset, "action": action, "opts": model_admin.model._meta,
+               "action_checkbox_name": ACTION_CHECKBOX_NAME}
+    return TemplateResponse(request, "admin/inventory/action_form.html", context)
+
+
 @admin.register(Asset)
 class AssetAdmin(ServiceAdminMixin, admin.ModelAdmin):
     form = AssetAdminForm
@@ -99,21 +152,15 @@ class AssetAdmin(ServiceAdminMixin, admin.ModelAdmin):
 
     @admin.action(description="Check out selected assets…")
     def checkout_selected(self, request, queryset):
-        if "apply" in request.POST:
-            form = CheckoutForm(request.POST)
-            if form.is_valid():
-                target, note = form.cleaned_data["target"], form.cleaned_data["note"]
-                self._asset_each(request, queryset,
-                                 lambda a: services.asset_checkout(asset=a, target=target, actor=request.user,
-                                                                   note=note),
-                                 "checked out")
-                return None
-        else:
-            form = CheckoutForm()
-        context = {**self.admin_site.each_context(request), "title": "Check out assets", "form": form,
-                   "assets": queryset, "opts": self.model._meta,
-                   "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME}
-        return TemplateResponse(request, "admin/inventory/asset/checkout.html", context)
+        def apply(data: dict[str, Any]) -> None:
+            self._asset_each(request, queryset,
+                             lambda a: services.asset_checkout(asset=a, target=data["target"], actor=request.user,
+                                                               note=data["note"]),
+                             "checked out")
+
+        return action_form_page(self, request, queryset, CheckoutForm, action="checkout_selected",
+                                title="Check out assets", submit="Check out", apply=apply,
+                                intro="Check out these assets to one user, asset or location:")
 
     @admin.action(description="Check in selected assets")
     def checkin_selected(self, request, queryset):
@@ -138,11 +185,13 @@ class CatalogueForm(ServiceModelForm):
         return catalogue_services.catalogue_item_update(item=self.instance, data=data, actor=self.actor)
 
 
-def catalogue_form(model, serializer) -> type[CatalogueForm]:
-    """The admin form of one catalogue model: exactly the fields the API writes."""
+def api_form(model: type[models.Model], serializer: type, base: type[ServiceModelForm] = CatalogueForm
+             ) -> type[ServiceModelForm]:
+    """The admin form of a model the API writes: exactly the fields of its write serializer, which validates them,
+    saved by ``base.call_service``."""
     fields = [field.source for field in serializer().fields.values() if not field.read_only]
     meta = type("Meta", (), {"model": model, "fields": fields})
-    return type(f"{model.__name__}Form", (CatalogueForm,), {"Meta": meta, "api_serializer": serializer})
+    return type(f"{model.__name__}Form", (base,), {"Meta": meta, "api_serializer": serializer})
 
 
 class CatalogueAdmin(ServiceAdminMixin, admin.ModelAdmin):
@@ -172,31 +221,31 @@ class SoftDeletedCatalogueAdmin(CatalogueAdmin):
 
 @admin.register(StatusLabel)
 class StatusLabelAdmin(CatalogueAdmin):
-    form = catalogue_form(StatusLabel, catalogue_serializers.StatusLabelWriteSerializer)
+    form = api_form(StatusLabel, catalogue_serializers.StatusLabelWriteSerializer)
     list_display = ["name", "type"]
 
 
 @admin.register(Category)
 class CategoryAdmin(CatalogueAdmin):
-    form = catalogue_form(Category, catalogue_serializers.CategoryWriteSerializer)
+    form = api_form(Category, catalogue_serializers.CategoryWriteSerializer)
     list_display = ["name", "category_type"]
 
 
 @admin.register(Manufacturer)
 class ManufacturerAdmin(SoftDeletedCatalogueAdmin):
-    form = catalogue_form(Manufacturer, catalogue_serializers.ManufacturerWriteSerializer)
+    form = api_form(Manufacturer, catalogue_serializers.ManufacturerWriteSerializer)
     list_display = ["name", "url", "support_email"]
 
 
 @admin.register(Supplier)
 class SupplierAdmin(CatalogueAdmin):
-    form = catalogue_form(Supplier, catalogue_serializers.SupplierWriteSerializer)
+    form = api_form(Supplier, catalogue_serializers.SupplierWriteSerializer)
     list_display = ["name", "contact", "email"]
 
 
 @admin.register(Location)
 class LocationAdmin(CatalogueAdmin):
-    form = catalogue_form(Location, catalogue_serializers.LocationWriteSerializer)
+    form = api_form(Location, catalogue_serializers.LocationWriteSerializer)
     list_display = ["name", "parent", "company"]
     list_select_related = ["parent", "company"]
 
@@ -208,7 +257,7 @@ class LocationAdmin(CatalogueAdmin):
 
 @admin.register(AssetModel)
 class AssetModelAdmin(SoftDeletedCatalogueAdmin):
-    form = catalogue_form(AssetModel, catalogue_serializers.AssetModelWriteSerializer)
+    form = api_form(AssetModel, catalogue_serializers.AssetModelWriteSerializer)
     list_display = ["name", "model_number", "manufacturer", "category"]
     list_select_related = ["manufacturer", "category"]
     search_fields = ["name", "model_number"]
@@ -217,3 +266,195 @@ class AssetModelAdmin(SoftDeletedCatalogueAdmin):
         if db_field.name == "manufacturer":  # as the API: only live manufacturers
             kwargs["queryset"] = Manufacturer.objects.filter(deleted_at__isnull=True)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+# --- accessories and consumables ----------------------------------------------------------------------------------
+
+
+class StockForm(ServiceModelForm):
+    """An accessory or a consumable: validated by the API's write serializer, saved by ``stock_create`` /
+    ``stock_update``, so the service's rules (qty never below the units out, a category of the kind's type, rule 7 for
+    the company) refuse here with the API's messages."""
+
+    def call_service(self, data: dict) -> models.Model:
+        if self.adding:
+            return stock.stock_create(model=self._meta.model, data=data, actor=self.actor)
+        return stock.stock_update(item=self.instance, data=data, actor=self.actor)
+
+
+class StockCheckoutForm(CheckoutForm):
+    """Target of "check out units": one user, asset or location, and how many units each selected item hands out
+    (the service compares them with what remains, under the item's lock)."""
+
+    quantity = forms.IntegerField(initial=1)
+    field_order = ["user", "asset", "location", "quantity", "note"]
+
+
+class ConsumableCheckoutForm(StockCheckoutForm):
+    """Consumables are handed to a user only."""
+
+    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True))
+    asset = None
+    location = None
+
+    def clean(self) -> dict[str, Any]:
+        data = forms.Form.clean(self)
+        data["target"] = data.get("user")
+        return data
+
+
+class CheckinForm(forms.Form):
+    """Input of "check in": a note (the site may require one, as for the API) and how many units of each row come
+    back; empty returns all of them."""
+
+    quantity = forms.IntegerField(required=False, help_text="Units to return from each row; empty returns them all.")
+    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+def admin_link(obj: Target | None) -> SafeString | str:
+    """A checkout target as "<type>: <link to its admin page>", so the holder is one click away."""
+    if obj is None:
+        return "-"
+    opts = obj._meta
+    url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
+    return format_html('{}: <a href="{}">{}</a>', opts.verbose_name, url,
+                       obj.full_name if isinstance(obj, User) else str(obj))
+
+
+STOCK_OWNED = ["created_by", "created_at", "updated_at", "deleted_at"]
+RELATED_ONLY = admin.RelatedOnlyFieldListFilter
+
+
+class StockAdmin(ServiceAdminMixin, admin.ModelAdmin):
+    """What the accessory and consumable admins share; each declares its kind, form and checkout form.
+
+    The list annotates the units out with the kind's subquery (as the API's list), so a page is one query whatever
+    its length and "units out" / "remaining" sort in the database. Deleted rows stay listed (filter "deleted at") and
+    can be restored. Who holds what is a read-only table on the item's page, not an inline: nothing of it is posted
+    back with the item's form, and rows change only by checkout and checkin."""
+
+    kind: ClassVar[stock.StockKind]
+    checkout_form: ClassVar[type[forms.Form]] = StockCheckoutForm
+    checkout_intro: ClassVar[str] = "Check out units of these items to one user, asset or location:"
+    list_display = ["name", "category", "company", "qty", "units_out", "remaining", "location", "deleted_at"]
+    list_filter = [("category", RELATED_ONLY), "company", ("manufacturer", RELATED_ONLY), ("supplier", RELATED_ONLY),
+                   ("location", RELATED_ONLY), ("deleted_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "model_number", "order_number", "category__name", "manufacturer__name", "supplier__name"]
+    list_select_related = ["category", "company", "location"]
+    actions = ["checkout_selected"]
+
+    def get_queryset(self, request):
+        return (super().get_queryset(request).annotate(units_out=self.kind.assigned_subquery())
+                .annotate(remaining_units=F("qty") - F("units_out")))
+
+    def get_readonly_fields(self, request, obj=None):
+        # A new item has nothing out yet.
+        return STOCK_OWNED if obj is None else ["units_out", "remaining", "holders", *STOCK_OWNED]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "manufacturer":  # as the API: only live manufacturers
+            kwargs["queryset"] = Manufacturer.objects.filter(deleted_at__isnull=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    @admin.display(description="units out", ordering="units_out")
+    def units_out(self, obj) -> int:
+        return obj.units_out
+
+    @admin.display(description="remaining", ordering="remaining_units")
+    def remaining(self, obj) -> int:
+        return max(obj.remaining_units, 0)
+
+    @admin.display(description="who holds what")
+    def holders(self, obj) -> SafeString | str:
+        """Every assignment row of the item (holder, units, note, by, when), newest first; for a kind checked in by
+        row, a link to its rows' list, where they are checked in."""
+        kind = self.kind
+        rows = (kind.assignment_model._default_manager.filter(**{kind.item_field: obj})
+                .select_related("created_by", *kind.assignment_target_fields.values()))
+        cells = [(admin_link(kind.assignment_target(row)), row.assigned_qty, row.note or "-",
+                  row.created_by.full_name if row.created_by else "-", display_for_value(row.created_at, "-"))
+                 for row in rows]
+        if not cells:
+            return "-"
+        table = format_html(
+            "<table><thead><tr><th>Holder</th><th>Units</th><th>Note</th><th>By</th><th>When</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", cells))
+        if not kind.returnable:
+            return table
+        opts = kind.assignment_model._meta
+        url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
+        return format_html('{}<p><a href="{}?{}__id__exact={}">Check units in…</a></p>', table, url, kind.item_field,
+                           obj.pk)
+
+    def delete_item(self, request, obj) -> None:
+        stock.stock_delete(item=obj, actor=request.user)
+
+    def restore_item(self, request, obj) -> None:
+        stock.stock_restore(item=obj, actor=request.user)
+
+    @admin.action(description="Check out units of selected %(verbose_name_plural)s…")
+    def checkout_selected(self, request, queryset):
+        def apply(data: dict[str, Any]) -> None:
+            self._each(request, queryset,
+                       lambda _request, item: item_checkout(kind=self.kind, item=item, target=data["target"],
+                                                            actor=request.user, quantity=data["quantity"],
+                                                            note=data["note"]),
+                       "checked out")
+
+        return action_form_page(self, request, queryset, self.checkout_form, action="checkout_selected",
+                                title=f"Check out {self.opts.verbose_name_plural}", intro=self.checkout_intro,
+                                submit="Check out", apply=apply)
+
+
+@admin.register(Accessory)
+class AccessoryAdmin(StockAdmin):
+    form = api_form(Accessory, stock_serializers.AccessoryWriteSerializer, StockForm)
+    kind = stock.ACCESSORY
+
+
+@admin.register(Consumable)
+class ConsumableAdmin(StockAdmin):
+    form = api_form(Consumable, stock_serializers.ConsumableWriteSerializer, StockForm)
+    kind = stock.CONSUMABLE
+    checkout_form = ConsumableCheckoutForm
+    checkout_intro = "Hand units of these consumables to one user:"
+    search_fields = [*StockAdmin.search_fields, "item_no"]
+
+
+@admin.register(AccessoryCheckout)
+class AccessoryCheckoutAdmin(ReadOnlyModelAdmin):
+    """Accessory units out, one row per checkout: written and removed only by checkout and checkin. The one action
+    checks selected rows in through ``item_checkin`` (the same log row and signal as ``POST accessories/{id}/checkin``);
+    a refused row is an error message and the others go on."""
+
+    list_display = ["accessory", "holder", "assigned_qty", "note", "created_by", "created_at"]
+    list_filter = [("accessory", RELATED_ONLY)]
+    list_select_related = ["accessory", "assigned_user", "assigned_asset", "assigned_location", "created_by"]
+    search_fields = ["accessory__name", "assigned_user__username", "assigned_user__first_name",
+                     "assigned_user__last_name", "assigned_asset__asset_tag", "assigned_asset__name",
+                     "assigned_location__name", "note"]
+    actions = ["checkin_selected"]
+
+    @admin.display(description="holder")
+    def holder(self, row: AccessoryCheckout) -> SafeString | str:
+        return admin_link(row.assigned_target)
+
+    @admin.action(description="Check in selected checkout rows…")
+    def checkin_selected(self, request, queryset):
+        def apply(data: dict[str, Any]) -> None:
+            done = 0
+            for row in queryset:
+                try:
+                    item_checkin(kind=stock.ACCESSORY, item=row.accessory, actor=request.user, assignment=row,
+                                 quantity=data["quantity"], note=data["note"])
+                except SERVICE_ERRORS as exc:
+                    self.message_user(request, f"{row}: {error_text(exc)}", level=messages.ERROR)
+                else:
+                    done += 1
+            if done:
+                self.message_user(request, f"{done} checkout rows checked in.", level=messages.SUCCESS)
+
+        return action_form_page(self, request, queryset, CheckinForm, action="checkin_selected",
+                                title="Check in accessories", intro="Check these accessory units back in:",
+                                submit="Check in", apply=apply)
