@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.apps import apps
 from django.db import models
@@ -18,6 +19,9 @@ from django.db.models.functions import Coalesce
 
 from assetsvc.registry import entries, register_entry
 from assetsvc.services import alive
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 #: Count keys of the user record (specification: User), in the record's order; unregistered keys are 0.
 USER_COUNT_NAMES: tuple[str, ...] = ("assets_count", "licenses_count", "accessories_count", "consumables_count")
@@ -72,14 +76,20 @@ def user_holdings() -> tuple[UserHolding, ...]:
     return tuple(entries("user_holdings").values())
 
 
-def annotate_user_counts(queryset: models.QuerySet) -> models.QuerySet:
-    """The record's counts as correlated subqueries, so a user list runs a constant number of queries."""
+def annotate_user_counts(queryset: models.QuerySet, viewer: User | None = None) -> models.QuerySet:
+    """The record's counts as correlated subqueries, so a user list runs a constant number of queries. With a
+    ``viewer``, only what they may see is counted (company separation: another company's items held by a user of
+    theirs are never counted, as they are never listed)."""
     annotations = {}
     for holding in user_holdings():
         if holding.count_name is None:
             continue
+        source = holding.model._default_manager.all()
+        restrict = getattr(source, "restrict", None) if viewer is not None else None
+        if restrict is not None:
+            source = restrict(viewer)
         rows = (
-            holding.rows(holding.model._default_manager.filter(**{holding.user_field: OuterRef("pk")}))
+            holding.rows(source.filter(**{holding.user_field: OuterRef("pk")}))
             .order_by().values(holding.user_field).annotate(n=holding.amount()).values("n")[:1]
         )
         annotations[holding.count_name] = Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))

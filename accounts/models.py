@@ -21,12 +21,13 @@ class UserQuerySet(CompanyScopedQuerySet):
     def deleted(self) -> UserQuerySet:
         return self.filter(deleted_at__isnull=False)
 
-    def with_counts(self) -> UserQuerySet:
+    def with_counts(self, viewer: User | None = None) -> UserQuerySet:
         """The record's counts (``assets_count`` ...) from the holdings registry (``accounts.holdings``), as
-        correlated subqueries, so a user list runs a constant number of queries."""
+        correlated subqueries, so a user list runs a constant number of queries; with ``viewer``, of what they may
+        see."""
         from accounts.holdings import annotate_user_counts
 
-        return annotate_user_counts(self)
+        return annotate_user_counts(self, viewer)
 
 
 class UserManager(BaseUserManager.from_queryset(UserQuerySet)):

@@ -50,7 +50,8 @@ class InventoryConfig(AppConfig):
         register_catalogue_count(CatalogueCount("inventory.Location", "accessories_count", "inventory.Accessory",
                                                 "location"))
         register_catalogue_count(CatalogueCount("inventory.Location", "assigned_accessories_count",
-                                                "inventory.AccessoryCheckout", "assigned_location"))
+                                                "inventory.AccessoryCheckout", "assigned_location",
+                                                units="assigned_qty"))
         # What holds a catalogue entry (its delete guard and the records' delete flag).
         for reference in (
             CatalogueReference("inventory.StatusLabel", "inventory.Asset", "status"),

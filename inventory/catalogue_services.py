@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -23,7 +23,7 @@ from activity.models import ActionLog
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
-from inventory.counts import holders_of, is_held
+from inventory.counts import holders_by_kind, holders_of, is_held
 from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
 #: ``action_logs.item_type`` of each catalogue model (Snipe-IT's ``itemType()``: camel-case class name, "model").
@@ -54,6 +54,9 @@ MANUFACTURER_IN_USE = ("This manufacturer is currently associated with at least 
                        "Please update your models to no longer reference this manufacturer and try again. ")
 SUPPLIER_IN_USE = ("This supplier is currently associated with {count} asset(s) and cannot be deleted. "
                    "Please update your assets to no longer reference this supplier and try again. ")
+#: The same text when what holds the supplier is not an asset (accessories, consumables): named by its kind.
+SUPPLIER_HELD_BY = ("This supplier is currently associated with {count} {kind}(s) and cannot be deleted. "
+                    "Please update your {kinds} to no longer reference this supplier and try again. ")
 LOCATION_IN_USE = ("This location is not currently deletable because it is the location of record for at least one "
                    "asset or user, has assets assigned to it, or is the parent location of another location. "
                    "Please update your records to no longer reference this location and try again ")
@@ -78,9 +81,14 @@ ITEM_DELETED = "This item has been deleted. Restore it before editing it."
 # soft-deleted, so only live assets hold them, as in Snipe-IT.
 
 
-def supplier_usage(supplier: Any) -> QuerySet:
-    """The assets bought from ``supplier`` (Snipe-IT's refusal counts them)."""
-    return Asset.objects.filter(supplier=supplier)
+def supplier_in_use(supplier: Any) -> str:
+    """The refusal of deleting ``supplier``: Snipe-IT's counts its assets; a supplier that no asset but other items
+    hold names and counts the first kind that does (it said "0 asset(s)" for a supplier of accessories only)."""
+    held = holders_by_kind(supplier)
+    model, count = held[0] if held else (Asset, 0)
+    if model is Asset:
+        return SUPPLIER_IN_USE.format(count=count)
+    return SUPPLIER_HELD_BY.format(count=count, kind=model._meta.verbose_name, kinds=model._meta.verbose_name_plural)
 
 
 def in_use_annotation(model: type[models.Model]) -> Q:
@@ -214,10 +222,9 @@ def manufacturer_delete(*, manufacturer: Manufacturer, actor: User | None) -> No
 
 @transaction.atomic
 def supplier_delete(*, supplier: Supplier, actor: User | None) -> None:
-    """Delete a supplier that no asset was bought from; the message counts those assets, as Snipe-IT's does."""
+    """Delete a supplier that nothing was bought from; the message counts what was (assets first, as Snipe-IT)."""
     supplier = _locked(supplier)
-    count = supplier_usage(supplier).count()
-    message = SUPPLIER_IN_USE.format(count=count)
+    message = supplier_in_use(supplier)
     if is_held(supplier):
         raise ConflictError(message, code="in_use")
     _log(action=ActionType.DELETE, item=supplier, actor=actor)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.apps import apps
 from django.db import models
-from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
+from django.db.models import Count, IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from assetsvc.registry import entries, register_entry
@@ -39,13 +39,15 @@ CATALOGUE_COUNT_NAMES: dict[str, tuple[str, ...]] = {
 @dataclass(frozen=True)
 class CatalogueCount:
     """``count_name`` on the records of ``catalogue`` counts the rows of ``model_label`` whose ``field`` is the
-    entry (``rows`` narrows them: live rows by default)."""
+    entry (``rows`` narrows them: live rows by default). ``units`` names a column of units per row (an accessory
+    checkout of 3): the count sums it, as Snipe-IT counts its one row per unit."""
 
     catalogue: str
     count_name: str
     model_label: str
     field: str
     rows: Callable[[models.QuerySet], models.QuerySet] = alive
+    units: str | None = None
 
 
 def register_catalogue_count(count: CatalogueCount) -> None:
@@ -54,9 +56,11 @@ def register_catalogue_count(count: CatalogueCount) -> None:
     register_entry("catalogue_counts", f"{count.catalogue}.{count.count_name}", count)
 
 
-def count_of(queryset: models.QuerySet, field: str) -> Coalesce:
-    """``COUNT(*)`` of ``queryset`` rows whose ``field`` is the outer row, as a correlated subquery."""
-    rows = queryset.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=Count("pk")).values("n")
+def count_of(queryset: models.QuerySet, field: str, units: str | None = None) -> Coalesce:
+    """``COUNT(*)`` of ``queryset`` rows whose ``field`` is the outer row (or the sum of their ``units``), as a
+    correlated subquery."""
+    amount = Sum(units) if units else Count("pk")
+    rows = queryset.filter(**{field: OuterRef("pk")}).order_by().values(field).annotate(n=amount).values("n")
     return Coalesce(Subquery(rows, output_field=IntegerField()), ZERO)
 
 
@@ -74,7 +78,7 @@ def annotate_catalogue_counts(queryset: models.QuerySet, user) -> models.QuerySe
         restrict = getattr(source, "restrict", None)
         if restrict is not None:
             source = restrict(user)
-        annotations[name] = count_of(count.rows(source), count.field)
+        annotations[name] = count_of(count.rows(source), count.field, count.units)
     return queryset.annotate(**annotations)
 
 
@@ -117,6 +121,21 @@ def holders_of(model: type[models.Model]):
         source = apps.get_model(reference.model_label)._default_manager.all()
         expression |= Q(Exists(reference.rows(source).filter(**{reference.field: OuterRef("pk")})))
     return expression
+
+
+def holders_by_kind(entry: models.Model) -> list[tuple[type[models.Model], int]]:
+    """What holds ``entry``: each kind of row that does (in registration order) with how many of its rows, for
+    refusals that count what blocks."""
+    label = type(entry)._meta.label
+    counts: dict[type[models.Model], int] = {}
+    for reference in entries("catalogue_references").values():
+        if reference.catalogue != label:
+            continue
+        model = apps.get_model(reference.model_label)
+        count = reference.rows(model._default_manager.filter(**{reference.field: entry})).count()
+        if count:
+            counts[model] = counts.get(model, 0) + count
+    return list(counts.items())
 
 
 def is_held(entry: models.Model) -> bool:

@@ -113,7 +113,7 @@ class UserViewSet(ApiViewSet):
 
     def get_queryset(self):
         queryset = (
-            super().get_queryset().with_counts()
+            super().get_queryset().with_counts(self.request.user)
             .select_related("company", "location", "created_by").prefetch_related("groups")
         )
         if self.action == "list":
@@ -126,7 +126,7 @@ class UserViewSet(ApiViewSet):
 
 
     def _record(self, user: User) -> dict:
-        fresh = User.objects.with_counts().select_related(
+        fresh = User.objects.with_counts(self.request.user).select_related(
             "company", "location", "created_by").prefetch_related("groups").get(pk=user.pk)
         return self.get_serializer(fresh).data
 

@@ -261,8 +261,13 @@ class ResourceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewS
 
     # --- writes ---------------------------------------------------------------------------------------------------
 
+    def write_input(self) -> dict[str, Any]:
+        """The input of a create or update (a resource drops keys the caller may not write, e.g. rule 7's
+        ``company_id``)."""
+        return self.input
+
     def validated_input(self, instance=None):
-        serializer = self.write_serializer_class(instance, data=self.input, partial=instance is not None,
+        serializer = self.write_serializer_class(instance, data=self.write_input(), partial=instance is not None,
                                                  context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data

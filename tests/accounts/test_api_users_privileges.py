@@ -37,7 +37,8 @@ def snapshot(user: User):
 
 class TestOwnRecord:
     @pytest.mark.parametrize("grant", [{"assets.view": 1, "reports.view": 1}, {"superuser": 1}, {"admin": 1},
-                                       {"users.view": 1}])
+                                       {"users.view": 1}, {"accessories.checkout": 1, "accessories.checkin": 1},
+                                       {"consumables.checkout": 1}])
     def test_nobody_changes_their_own_permissions(self, manager, manager_user, grant):
         before = snapshot(manager_user)
         assert_forbidden(manager.patch(f"/api/v1/users/{manager_user.pk}", {"permissions": grant}, format="json"))

@@ -47,6 +47,8 @@ from inventory.models import (
 )
 from inventory.stock import MAX_STOCK
 
+#: A checkout naming two different targets (``assigned_to`` beside another target key).
+TWO_TARGETS = "Only one target may be given: assigned_to and {key} name different targets."
 
 def _holder_schema(kind: str, **extra: dict[str, Any]) -> dict[str, Any]:
     properties = {"id": {"type": "integer"}, "name": {"type": "string"},
@@ -335,11 +337,17 @@ class AccessoryCheckoutSerializer(CheckoutSerializer):
     checkout_qty = quantity_input()
 
     def to_internal_value(self, data):
-        if isinstance(data, dict) and data.get("assigned_to") not in (None, "") and not any(
-                data.get(key) not in (None, "") for key in self.target_keys):
-            kind = str(data.get("checkout_to_type") or "user").strip().lower()
-            if f"assigned_{kind}" in self.target_keys:
-                data = {**data, f"assigned_{kind}": data["assigned_to"]}
+        """``assigned_to`` names the target of ``checkout_to_type`` (a user by default). Sent beside a target key,
+        it must name the same target: two different targets are refused, never one of them silently used."""
+        if isinstance(data, dict) and data.get("assigned_to") not in (None, ""):
+            key = f"assigned_{str(data.get('checkout_to_type') or 'user').strip().lower()}"
+            given = [name for name in self.target_keys if data.get(name) not in (None, "")]
+            if key not in self.target_keys:  # an unknown checkout_to_type: its own field error
+                return super().to_internal_value(data)
+            if not given:
+                data = {**data, key: data["assigned_to"]}
+            elif given != [key] or str(data[key]).strip() != str(data["assigned_to"]).strip():
+                raise serializers.ValidationError({"assigned_to": [TWO_TARGETS.format(key=given[0])]})
         return super().to_internal_value(data)
 
 
@@ -352,8 +360,11 @@ class ConsumableCheckoutSerializer(CheckoutSerializer):
     assigned_to = StrictIntegerField(required=False, allow_null=True)
 
     def validate(self, attrs):
+        legacy = attrs.pop("assigned_to", None)
         if attrs.get("assigned_user") is None:
-            attrs["assigned_user"] = attrs.pop("assigned_to", None)
+            attrs["assigned_user"] = legacy
+        elif legacy is not None and legacy != attrs["assigned_user"]:
+            raise serializers.ValidationError({"assigned_to": [TWO_TARGETS.format(key="assigned_user")]})
         if attrs.get("assigned_user") is None:
             raise serializers.ValidationError({"assigned_to": ["The assigned to field is required."]})
         return super().validate(attrs)

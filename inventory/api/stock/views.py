@@ -24,6 +24,7 @@ from accounts.services import USER_NOT_FOUND
 from assetsvc.api.viewsets import ResourceViewSet, success, success_envelope
 from assetsvc.exceptions import NotFoundError
 from assetsvc.registry import hook
+from companies.querysets import caller_chooses_company
 from inventory import stock
 from inventory.api.catalogue.views import SELECTLIST_KEYS
 from inventory.api.checkout import CheckoutActionsMixin
@@ -73,6 +74,15 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
         user = self.request.user
         return {verb: checker(user, f"{self.permission_section}.{verb}")
                 for verb in ("view", "create", "edit", "delete", "checkout", "checkin")}
+
+    def write_input(self) -> dict[str, Any]:
+        """Rule 7, as ``/hardware``: a caller who may not choose the company (separation on, not a super user) has
+        ``company_id`` dropped before validation, so a new item gets their company whatever the body says, an
+        update never moves an item, and another company's id is neither refused nor probed."""
+        data = dict(self.input)
+        if not caller_chooses_company(self.request.user):
+            data.pop("company_id", None)
+        return data
 
     def list_deleted(self) -> bool:
         return str(self.request.query_params.get("deleted", "")).strip().lower() == "true"
