@@ -309,4 +309,6 @@ class QuantityKind(CheckoutKind):
         else:
             setattr(assignment, self.quantity_column, held - quantity)
             assignment.save(update_fields=[self.quantity_column])
-        return previous, {"log_meta": {"checkin_qty": {"old": held, "new": held - quantity}}}
+        # What came back (as a checkout logs what went out) and what the row holds before and after.
+        return previous, {"log_meta": {"checkin_qty": {"old": None, "new": quantity},
+                                       self.quantity_column: {"old": held, "new": held - quantity}}}

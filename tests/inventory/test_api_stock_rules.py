@@ -489,7 +489,7 @@ def test_checkin_qty_returns_part_of_a_row_and_logs_it(token_client, superuser, 
     assert record(token_client, "accessory", accessory)["remaining"] == 3
     log = ActionLog.objects.filter(item_type="accessory", item_id=accessory.pk, action_type="checkin from").get()
     assert (log.target_type, log.target_id, log.note, log.created_by) == ("user", holder.pk, "one back", superuser)
-    assert log.log_meta == {"checkin_qty": {"old": 3, "new": 2}}
+    assert log.log_meta == {"checkin_qty": {"old": None, "new": 1}, "assigned_qty": {"old": 3, "new": 2}}
 
     before = state()
     for quantity, message in ((3, "The checkin qty may not be greater than 2."),

@@ -514,9 +514,10 @@ def test_every_accessory_change_is_in_the_activity_report(token_client, superuse
         ("update", None, None, {"name": {"old": "Dock", "new": "Dock 2"}, "qty": {"old": 5, "new": 6}}),
         ("checkout", "user", "desk", {"checkout_qty": {"old": None, "new": 3}}),
         ("checkout", "location", None, {"checkout_qty": {"old": None, "new": 1}}),
-        ("checkin from", "user", "one", {"checkin_qty": {"old": 3, "new": 2}}),
-        ("checkin from", "user", None, {"checkin_qty": {"old": 2, "new": 0}}),
-        ("checkin from", "location", None, {"checkin_qty": {"old": 1, "new": 0}}),
+        ("checkin from", "user", "one", {"checkin_qty": {"old": None, "new": 1}, "assigned_qty": {"old": 3, "new": 2}}),
+        ("checkin from", "user", None, {"checkin_qty": {"old": None, "new": 2}, "assigned_qty": {"old": 2, "new": 0}}),
+        ("checkin from", "location", None,
+         {"checkin_qty": {"old": None, "new": 1}, "assigned_qty": {"old": 1, "new": 0}}),
         ("delete", None, None, None),
         ("restore", None, None, None),
     ]

@@ -79,8 +79,8 @@ def test_partial_and_full_checkin(superuser, widget):
     assert not WidgetCheckout.objects.filter(widget=widget).exists() and WIDGET.remaining(widget) == 5
     logs = ActionLog.objects.filter(item_type="widget", action_type="checkin from").order_by("pk")
     assert [(log.target_type, log.target_id, log.log_meta) for log in logs] == [
-        ("user", holder.pk, {"checkin_qty": {"old": 3, "new": 2}}),
-        ("user", holder.pk, {"checkin_qty": {"old": 2, "new": 0}})]
+        ("user", holder.pk, {"checkin_qty": {"old": None, "new": 1}, "assigned_qty": {"old": 3, "new": 2}}),
+        ("user", holder.pk, {"checkin_qty": {"old": None, "new": 2}, "assigned_qty": {"old": 2, "new": 0}})]
 
 
 def test_checkin_of_another_items_row_or_a_deleted_item_is_not_found(superuser, widget):

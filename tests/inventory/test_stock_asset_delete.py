@@ -24,4 +24,4 @@ def test_deleting_an_asset_checks_its_accessories_in(token_client, superuser):
     log = ActionLog.objects.get(item_type="accessory", item_id=dock.pk, action_type="checkin from")
     assert (log.target_type, log.target_id, log.note, log.created_by) == ("asset", asset.pk, "Checkin on delete",
                                                                           superuser)
-    assert log.log_meta == {"checkin_qty": {"old": 3, "new": 0}}
+    assert log.log_meta == {"checkin_qty": {"old": None, "new": 3}, "assigned_qty": {"old": 3, "new": 0}}
