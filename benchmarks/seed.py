@@ -131,10 +131,10 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print) -> SeedCo
     from django.utils import timezone
 
     from accounts.models import User
+    from activity.models import ActionLog
     from assetsvc.site import get_site_settings
     from companies.models import Company
     from inventory.models import (
-        ActionLog,
         Asset,
         AssetModel,
         Category,
