@@ -1,13 +1,16 @@
-"""One-command benchmark of the hardware API over HTTP against gunicorn (issue 3 item 7).
+"""One-command benchmark of the hardware, accessories and consumables API over HTTP against gunicorn (issue 3 item 7,
+issue 10).
 
-    .venv/bin/python benchmarks/run.py [--assets N] [--database-url URL] [--requests R] [--keep] [--explain]
+    .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--database-url URL] [--requests R] [--keep]
+                                       [--explain]
 
 Steps: prepare a fresh database (a SQLite file under ``benchmarks/results/`` by default, or the PostgreSQL database
-named by ``--database-url``, dropped and re-created), migrate, seed N assets with their catalogue and users
-(``benchmarks/seed.py``), issue a personal access token for a super user, count the SQL queries of one request per
-scenario in-process (Django test client + ``CaptureQueriesContext``), then start gunicorn on a free loopback port
-and time every scenario with keep-alive HTTP requests: p50 and p95 latency in milliseconds. gunicorn is always
-stopped at the end, and the database is removed unless ``--keep``.
+named by ``--database-url``, dropped and re-created), migrate, seed N assets with their catalogue and users, and
+accessories and consumables with their checkout rows in proportion (``benchmarks/seed.py``), issue a personal
+access token for a super user, count the SQL queries of one request per scenario in-process (Django test client +
+``CaptureQueriesContext``), then start gunicorn on a free loopback port and time every scenario with keep-alive
+HTTP requests: p50 and p95 latency in milliseconds. gunicorn is always stopped at the end, and the database is
+removed unless ``--keep``.
 
 The run sets ``API_THROTTLE_PER_MINUTE`` high so the rate limiter never answers 429 (it still runs, so its cost is
 part of every figure), ``DEBUG`` off and a throw-away ``SECRET_KEY``. Results are also written as JSON to
@@ -45,12 +48,14 @@ warnings.filterwarnings("ignore", message="No directory at", category=UserWarnin
 @dataclass
 class Scenario:
     """One timed request shape. ``build(i)`` returns (method, path, json body or None) for iteration ``i``;
-    ``pair`` names a scenario that runs interleaved with this one (checkout then checkin of the same asset)."""
+    ``pair`` names a scenario that runs interleaved with this one (checkout then checkin of the same asset);
+    ``answered(body)`` sees every accepted answer (an accessory checkout hands the checkin its new row's id)."""
 
     name: str
     build: object
     check: object = None
     pair: str | None = None
+    answered: object = None
     timings: list[float] = field(default_factory=list)
     queries: int | None = None
     sql_ms: float | None = None  # database time of one request (see QueryTimer)
@@ -64,6 +69,9 @@ class Scenario:
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--assets", type=int, default=100_000, help="assets to seed (default 100,000)")
+    parser.add_argument("--accessories", type=int, default=None,
+                        help="accessories to seed, with 10 checkout rows each (default: 10 per 100 assets, at least "
+                             "60; consumables are a fifth of it, at least 60)")
     parser.add_argument("--database-url", default="",
                         help="postgres://user@127.0.0.1:5432/name (dropped and re-created) or sqlite:///path; "
                              "default: a SQLite file under benchmarks/results/")
@@ -80,6 +88,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--assets must be at least 100")
     if args.requests < 5:
         parser.error("--requests must be at least 5")
+    if args.accessories is not None and args.accessories < 60:
+        parser.error("--accessories must be at least 60 (a full page of 50)")
     return args
 
 
@@ -195,6 +205,12 @@ class Fixture:
     status_total: int
     detail_ids: list[int]
     checkout_ids: list[int]
+    accessories: int = 0
+    consumables: int = 0
+    busy_accessory_id: int | None = None  # the accessory with the most checkout rows
+    busy_rows: int = 0
+    checkout_accessory_id: int | None = None  # the busiest accessory with a unit left (checkout + checkin)
+    checkout_accessory_rows: int = 0
 
 
 def prepare_fixture(n_assets: int, needed_checkouts: int) -> Fixture:
@@ -222,12 +238,37 @@ def prepare_fixture(n_assets: int, needed_checkouts: int) -> Fixture:
         sys.exit(f"only {len(checkout_ids)} available assets for {needed_checkouts} checkouts; seed more assets")
     user_id = User.objects.exclude(pk=admin.pk).filter(deleted_at__isnull=True).order_by("id").values_list(
         "id", flat=True)[0]
-    return Fixture(
+    fx = Fixture(
         token=token, n_assets=n_assets, user_id=user_id, search=search,
         search_total=alive.filter(model__in=AssetModel.objects.filter(name__icontains=search)).count(),
         model_id=model_id, model_total=alive.filter(model_id=model_id).count(), status_id=status.pk,
         status_total=alive.filter(status=status).count(), detail_ids=detail_ids, checkout_ids=checkout_ids,
     )
+    prepare_stock(fx)
+    return fx
+
+
+def prepare_stock(fx: Fixture) -> None:
+    """The accessories the stock scenarios use: the one with the most checkout rows (``checkedout``), and the
+    busiest one with a unit left (checkout then checkin of one unit, so it never runs out)."""
+    from django.db.models import Count, F
+
+    from inventory.models import Accessory, AccessoryCheckout, Consumable
+    from inventory.stock import ACCESSORY
+
+    fx.accessories = Accessory.objects.filter(deleted_at__isnull=True).count()
+    fx.consumables = Consumable.objects.filter(deleted_at__isnull=True).count()
+    if not fx.accessories:
+        return
+    busy = (AccessoryCheckout.objects.values("accessory_id").order_by().annotate(n=Count("id"))
+            .order_by("-n", "accessory_id").first())
+    if busy:
+        fx.busy_accessory_id, fx.busy_rows = busy["accessory_id"], busy["n"]
+    left = (Accessory.objects.filter(deleted_at__isnull=True).annotate(units_out=ACCESSORY.assigned_subquery())
+            .filter(qty__gt=F("units_out")).order_by("-units_out", "id").first())
+    if left is not None:
+        fx.checkout_accessory_id = left.pk
+        fx.checkout_accessory_rows = AccessoryCheckout.objects.filter(accessory=left).count()
 
 
 def list_check(expected_rows: int | None = None):
@@ -274,7 +315,7 @@ def scenarios(fx: Fixture) -> list[Scenario]:
     def me_check(status, body):
         return None if status == 200 and isinstance(body, dict) and "username" in body else f"HTTP {status}"
 
-    return [
+    hardware = [
         Scenario("GET /users/me (baseline)", get("/api/v1/users/me"), me_check),
         Scenario("GET /hardware?limit=50", get("/api/v1/hardware?limit=50"), list_check(50)),
         Scenario("GET /hardware?limit=500", get("/api/v1/hardware?limit=500"),
@@ -292,6 +333,53 @@ def scenarios(fx: Fixture) -> list[Scenario]:
         Scenario("POST /hardware/{id}/checkout", checkout, action_check, pair="POST /hardware/{id}/checkin"),
         Scenario("POST /hardware/{id}/checkin", checkin, action_check),
     ]
+    return hardware + stock_scenarios(fx)
+
+
+def stock_scenarios(fx: Fixture) -> list[Scenario]:
+    """Accessories and consumables: the list (default sort, 500 rows, sorted by the ``remaining`` annotation), the
+    checkout rows of the busiest accessory, and a checkout of one unit followed by the checkin of the row it made
+    (the checkout's answer names the row)."""
+    if not fx.accessories:
+        return []
+    current: dict[str, int] = {}
+
+    def get(path):
+        return lambda i: ("GET", path, None)
+
+    def checkout(i):
+        body = {"assigned_user": fx.user_id, "checkout_qty": 1, "note": "bench"}
+        return "POST", f"/api/v1/accessories/{fx.checkout_accessory_id}/checkout", body
+
+    def remember_row(body) -> None:
+        current["row"] = body["payload"]["id"]
+
+    def checkin(i):
+        return "POST", f"/api/v1/accessories/{current['row']}/checkin", {"note": "bench"}
+
+    page = min(50, fx.accessories)
+    found = [
+        Scenario(f"GET /accessories?limit=50 ({fx.accessories:,} rows)", get("/api/v1/accessories?limit=50"),
+                 list_check(page)),
+        Scenario("GET /accessories?limit=500", get("/api/v1/accessories?limit=500"),
+                 list_check(min(500, fx.accessories))),
+        Scenario("GET /accessories?sort=remaining", get("/api/v1/accessories?sort=remaining&limit=50"),
+                 list_check(page)),
+    ]
+    if fx.busy_accessory_id is not None:
+        found.append(Scenario(f"GET /accessories/{{id}}/checkedout ({fx.busy_rows:,} rows)",
+                              get(f"/api/v1/accessories/{fx.busy_accessory_id}/checkedout"),
+                              list_check(min(50, fx.busy_rows))))
+    if fx.checkout_accessory_id is not None:
+        found += [
+            Scenario(f"POST /accessories/{{id}}/checkout ({fx.checkout_accessory_rows:,} rows)", checkout,
+                     action_check, pair="POST /accessories/{row}/checkin", answered=remember_row),
+            Scenario("POST /accessories/{row}/checkin", checkin, action_check),
+        ]
+    if fx.consumables:
+        found.append(Scenario(f"GET /consumables?limit=50 ({fx.consumables:,} rows)",
+                              get("/api/v1/consumables?limit=50"), list_check(min(50, fx.consumables))))
+    return found
 
 
 # ------------------------------------------------------------------------------------- in-process query counts
@@ -326,10 +414,14 @@ def count_queries(found: list[Scenario], fx: Fixture, explain: Path | None, kind
             continue
         group = [scenario] + ([by_name[scenario.pair]] if scenario.pair else [])
         for member in group:  # warm-up (iteration 0)
+            if member.status != "ok":  # the first of a pair failed: its partner has nothing to act on
+                continue
             status, payload = call(member, 0)
             problem = member.check(status, payload) if member.check else None
             if problem:
                 member.status = problem
+            elif member.answered:
+                member.answered(payload)
         for member in group:  # measured (iteration 1)
             if member.status != "ok":
                 continue
@@ -340,6 +432,8 @@ def count_queries(found: list[Scenario], fx: Fixture, explain: Path | None, kind
             if problem:
                 member.status = problem
                 continue
+            if member.answered:
+                member.answered(payload)
             member.queries = len(captured.captured_queries)
             member.sql_ms = timer.total_ms(connection)
             member.sql = [q["sql"] for q in captured.captured_queries]
@@ -465,6 +559,8 @@ def time_scenarios(found: list[Scenario], base: str, token: str, requests_n: int
         problem = scenario.check(response.status_code, payload) if scenario.check else None
         if problem:
             raise ScenarioFailed(problem)
+        if scenario.answered:
+            scenario.answered(payload)
         return elapsed
 
     for scenario in found:
@@ -559,11 +655,13 @@ def main(argv=None) -> int:
         from django.core.management import call_command
         from django.db import connections
 
-        from inventory.models import Asset
+        from benchmarks.seed import SeedCounts
+        from inventory.models import Accessory, Asset
 
         call_command("migrate", verbosity=0, interactive=False)
         print(f"  migrated: {time.perf_counter() - began:.1f}s", flush=True)
-        if args.reuse and Asset.objects.count() >= args.assets:
+        wanted = SeedCounts.for_assets(args.assets, args.accessories)
+        if args.reuse and Asset.objects.count() >= args.assets and Accessory.objects.count() == wanted.accessories:
             print("  reusing the seeded database")
         else:
             if args.reuse:
@@ -573,7 +671,7 @@ def main(argv=None) -> int:
             from benchmarks.seed import seed
 
             seed_began = time.perf_counter()
-            seed(args.assets, log=lambda msg: print(msg, flush=True))
+            seed(args.assets, log=lambda msg: print(msg, flush=True), accessories=args.accessories)
             print(f"  seeded in {time.perf_counter() - seed_began:.1f}s", flush=True)
             if kind == "postgresql":
                 with connections["default"].cursor() as cursor:
@@ -596,9 +694,10 @@ def main(argv=None) -> int:
             time_scenarios(found, base, fx.token, args.requests, args.warmup)
             load_after = [round(x, 2) for x in os.getloadavg()]
 
-        summary = (f"{args.assets:,} assets, {version}, {os.cpu_count()} CPU ({cpu_model()}), Python "
-                   f"{platform.python_version()}, gunicorn 1 worker x {args.threads} threads, {args.requests} timed "
-                   f"requests per scenario after {args.warmup} warm-ups, one client, keep-alive; load average "
+        summary = (f"{args.assets:,} assets, {fx.accessories:,} accessories, {fx.consumables:,} consumables, "
+                   f"{version}, {os.cpu_count()} CPU ({cpu_model()}), Python {platform.python_version()}, "
+                   f"gunicorn 1 worker x {args.threads} threads, {args.requests} timed requests per scenario after "
+                   f"{args.warmup} warm-ups, one client, keep-alive; load average "
                    f"{load_before[0]:.2f} before timing, {load_after[0]:.2f} after")
         print()
         print(summary)
@@ -608,7 +707,8 @@ def main(argv=None) -> int:
         if explain is not None:
             print(f"query plans: {explain}")
         result = {
-            "summary": summary, "assets": args.assets, "database": version, "kind": kind,
+            "summary": summary, "assets": args.assets, "accessories": fx.accessories, "consumables": fx.consumables,
+            "database": version, "kind": kind,
             "load_average": {"before": load_before, "after": load_after},
             "scenarios": [{"name": s.name, "status": s.status, "queries": s.queries,
                            "sql_ms_one_request": round(s.sql_ms, 2) if s.sql_ms is not None else None,

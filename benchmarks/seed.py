@@ -6,6 +6,12 @@ Proportions follow a mid-sized Snipe-IT installation: for 100,000 assets there a
 checked-out asset has its checkout in the action log. Catalogue and user counts scale with the asset count (never
 below the small minimums) so a quick ``--assets 2000`` run keeps the same shape.
 
+Stock items scale the same way: per 100,000 assets 10,000 accessories with 100,000 checkout rows (10 per accessory
+on average, popular accessories hold most: the busiest has about 2% of the rows) and 2,000 consumables with 10,000
+assignment rows. Checkout rows go to users (85%), assets (10%) and locations (5%); most hold one unit. Every item's
+``qty`` is at least what is out (a quarter of the accessories are used up). These rows have no action-log rows: no
+scenario reads the log, and the hardware scenarios keep the data they were measured on.
+
 Rows go in with ``bulk_create`` in batches; ``created_at``/``updated_at`` are spread over five years (the seeding
 switches ``auto_now``/``auto_now_add`` off while it runs) so the default sort sees realistic, distinct timestamps.
 The data is deterministic for a given ``rng_seed``.
@@ -19,8 +25,10 @@ import contextlib
 import datetime as dt
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 BATCH = 5_000
 SEARCH_FAMILY = "Latitude"  # a model family the search scenario looks for (lower-cased in the request)
@@ -57,6 +65,13 @@ CITIES = ["Berlin", "Lisbon", "Oslo", "Madrid", "Vienna", "Dublin", "Prague", "M
 SUPPLIERS = [
     "CDW", "Insight", "SHI", "Bechtle", "Computacenter", "Softcat", "Dustin", "Atea", "Misco", "Amazon Business",
 ]
+ACCESSORY_CATEGORIES = ["Cables", "Adapters", "Chargers", "Bags", "Monitor Arms", "Input Devices", "Audio",
+                        "Storage Media"]
+ACCESSORY_NAMES = ["USB-C Cable", "HDMI Cable", "DisplayPort Cable", "USB-C Adapter", "Power Adapter 65W",
+                   "Laptop Bag", "Wireless Mouse", "Keyboard", "Headset", "Monitor Arm", "USB Stick 64GB",
+                   "Privacy Filter"]
+CONSUMABLE_CATEGORIES = ["Toner", "Ink", "Paper", "Batteries", "Labels"]
+CONSUMABLE_NAMES = ["Toner Cartridge", "Ink Cartridge", "A4 Paper Box", "AA Batteries (4)", "Label Roll"]
 # name, type, share of the assets that are not checked out
 STATUS_LABELS = [
     ("Ready to Deploy", "deployable", 0.80),
@@ -78,12 +93,22 @@ class SeedCounts:
     models: int
     suppliers: int
     status_labels: int
+    accessories: int = 0
+    accessory_checkouts: int = 0
+    consumables: int = 0
+    consumable_assignments: int = 0
 
     @classmethod
-    def for_assets(cls, assets: int) -> SeedCounts:
+    def for_assets(cls, assets: int, accessories: int | None = None) -> SeedCounts:
+        """The counts for ``assets``; ``accessories`` (default 10 per 100 assets, at least 60 so a page of 50 is
+        full) sets the stock side: 10 checkout rows per accessory, a consumable per 5 accessories (at least 60) with
+        5 assignment rows each."""
+
         def scaled(per_100k: int, minimum: int) -> int:
             return max(minimum, round(per_100k * assets / 100_000))
 
+        accessories = scaled(10_000, 60) if accessories is None else accessories
+        consumables = max(60, accessories // 5) if accessories else 0
         return cls(
             assets=assets,
             companies=5,
@@ -94,6 +119,10 @@ class SeedCounts:
             models=scaled(200, 40),
             suppliers=len(SUPPLIERS),
             status_labels=len(STATUS_LABELS),
+            accessories=accessories,
+            accessory_checkouts=10 * accessories,
+            consumables=consumables,
+            consumable_assignments=5 * consumables,
         )
 
 
@@ -124,17 +153,20 @@ def _ids(model) -> list[int]:
     return list(model.objects.order_by("id").values_list("id", flat=True))
 
 
-def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print) -> SeedCounts:
-    """Fill an empty, migrated database; returns the counts written."""
+def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessories: int | None = None
+         ) -> SeedCounts:
+    """Fill an empty, migrated database; returns the counts written (``accessories``: see
+    :meth:`SeedCounts.for_assets`)."""
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
     from django.utils import timezone
 
     from accounts.models import User
+    from activity.models import ActionLog
     from assetsvc.site import get_site_settings
     from companies.models import Company
     from inventory.models import (
-        ActionLog,
+        AccessoryCheckout,
         Asset,
         AssetModel,
         Category,
@@ -144,13 +176,13 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print) -> SeedCo
         Supplier,
     )
 
-    counts = SeedCounts.for_assets(n_assets)
+    counts = SeedCounts.for_assets(n_assets, accessories)
     rng = random.Random(rng_seed)
     now = timezone.now().replace(microsecond=0)
     start = now - dt.timedelta(days=5 * 365)
     span = (now - start).total_seconds()
     models_with_stamps = (Company, User, Location, Manufacturer, Category, AssetModel, Supplier, StatusLabel, Asset,
-                          ActionLog)
+                          ActionLog, AccessoryCheckout, *_stock_models())
     began = time.perf_counter()
 
     def stamp(fraction: float) -> dt.datetime:
@@ -274,7 +306,111 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print) -> SeedCo
         log(f"  {n_assets:,} assets: {time.perf_counter() - began:.1f}s")
         _bulk(ActionLog, checkout_logs)
         log(f"  {len(checkout_logs):,} action-log rows: {time.perf_counter() - began:.1f}s")
+        if counts.accessories:
+            context = StockContext(
+                rng=rng, admin=admin, stamp=stamp, company_ids=company_ids, location_ids=location_ids,
+                manufacturer_ids=manufacturer_ids, supplier_ids=supplier_ids, user_ids=[pk for pk, _ in user_rows],
+                asset_ids=list(Asset.objects.filter(deleted_at__isnull=True).values_list("id", flat=True)),
+            )
+            _seed_stock(context, counts, log=lambda msg: log(f"{msg}: {time.perf_counter() - began:.1f}s"))
     return counts
+
+
+def _stock_models() -> tuple:
+    from inventory.models import Accessory, Consumable, ConsumableAssignment
+
+    return Accessory, Consumable, ConsumableAssignment
+
+
+@dataclass
+class StockContext:
+    """What the stock seeding reuses from the rest of the seed."""
+
+    rng: random.Random
+    admin: Any
+    stamp: Callable[[float], dt.datetime]
+    company_ids: list[int]
+    location_ids: list[int]
+    manufacturer_ids: list[int]
+    supplier_ids: list[int]
+    user_ids: list[int]
+    asset_ids: list[int]
+
+
+def _seed_stock(ctx: StockContext, counts: SeedCounts, log) -> None:
+    """Accessories with their checkout rows, consumables with their assignment rows (see the module docstring)."""
+    from inventory.models import Accessory, AccessoryCheckout, Consumable, ConsumableAssignment
+
+    accessory_rows = _stock_kind(
+        ctx, Accessory, AccessoryCheckout, "accessory", n_items=counts.accessories,
+        n_rows=counts.accessory_checkouts, categories=ACCESSORY_CATEGORIES, names=ACCESSORY_NAMES, targets=True,
+    )
+    log(f"  {counts.accessories:,} accessories, {accessory_rows:,} checkout rows")
+    consumable_rows = _stock_kind(
+        ctx, Consumable, ConsumableAssignment, "consumable", n_items=counts.consumables,
+        n_rows=counts.consumable_assignments, categories=CONSUMABLE_CATEGORIES, names=CONSUMABLE_NAMES,
+        targets=False,
+    )
+    log(f"  {counts.consumables:,} consumables, {consumable_rows:,} assignment rows")
+
+
+def _stock_kind(ctx: StockContext, model: type, row_model: type, item_field: str, *, n_items: int, n_rows: int,
+                categories: list[str], names: list[str], targets: bool) -> int:
+    """``n_items`` items of ``model`` and ``n_rows`` assignment rows spread over them by popularity; each item's
+    ``qty`` is what its rows hold plus a spare stock (none for a quarter of them). ``targets``: rows go to users,
+    assets and locations (accessories), else to users only (consumables). Returns the rows written."""
+    from inventory.models import Category
+
+    rng, admin = ctx.rng, ctx.admin
+    category_type = item_field  # "accessory" / "consumable", the CategoryType values
+    start = ctx.stamp(0.0)
+    category_ids = [category.pk for category in _bulk(Category, [
+        Category(name=name, category_type=category_type, created_by=admin, created_at=start, updated_at=start)
+        for name in categories])]
+    # Which item each row belongs to: popular items hold most rows (the busiest about 2% of them).
+    weights = [1 / (rank + 1) ** 0.7 for rank in range(n_items)]
+    rng.shuffle(weights)
+    owners = rng.choices(range(n_items), weights=weights, k=n_rows)
+    units = [1 if roll < 0.9 else 2 if roll < 0.97 else rng.randint(3, 5) for roll in
+             (rng.random() for _ in range(n_rows))]
+    out = [0] * n_items
+    for owner, held in zip(owners, units, strict=True):
+        out[owner] += held
+    created = sorted(rng.random() * 0.8 for _ in range(n_items))  # items bought over the first four years
+    items = []
+    for i in range(n_items):
+        stamp = ctx.stamp(created[i])
+        items.append(model(
+            name=f"{rng.choice(names)} {i + 1:05d}", category_id=rng.choice(category_ids),
+            company_id=rng.choice(ctx.company_ids) if rng.random() < 0.95 else None,
+            manufacturer_id=rng.choice(ctx.manufacturer_ids) if rng.random() < 0.9 else None,
+            supplier_id=rng.choice(ctx.supplier_ids) if rng.random() < 0.8 else None,
+            location_id=rng.choice(ctx.location_ids), model_number=f"{item_field[:3].upper()}-{i:05d}",
+            order_number=f"PO-{rng.randint(1, 20_000):05d}", purchase_date=stamp.date(),
+            purchase_cost=Decimal(rng.randint(500, 20_000)) / 100,
+            qty=max(1, out[i] + (0 if rng.random() < 0.25 else rng.randint(1, 50))),
+            min_amt=rng.choice([None, 1, 5]), created_by=admin, created_at=stamp, updated_at=stamp,
+        ))
+    item_ids = [item.pk for item in _bulk(model, items)]
+    rows = []
+    written = 0
+    for owner, held in zip(owners, units, strict=True):
+        when = ctx.stamp(created[owner] + (1 - created[owner]) * rng.random())
+        row = row_model(**{f"{item_field}_id": item_ids[owner]}, assigned_qty=held, created_by=admin,
+                        created_at=when)
+        roll = rng.random() if targets else 0.0
+        if roll < 0.85:
+            row.assigned_user_id = rng.choice(ctx.user_ids)
+        elif roll < 0.95:
+            row.assigned_asset_id = rng.choice(ctx.asset_ids)
+        else:
+            row.assigned_location_id = rng.choice(ctx.location_ids)
+        rows.append(row)
+        if len(rows) == BATCH:
+            written += len(_bulk(row_model, rows))
+            rows = []
+    written += len(_bulk(row_model, rows))
+    return written
 
 
 def _checkout_log(ActionLog, asset, admin):

@@ -9,9 +9,18 @@ import pytest
 from django.db import connection
 
 from activity.models import ActionLog
-from inventory.models import Asset
+from inventory.models import Accessory, AccessoryCheckout, Asset, Consumable, ConsumableAssignment
 from tests.conftest import TokenClient
-from tests.factories import AssetFactory, AssetModelFactory, LocationFactory, StatusLabelFactory, UserFactory
+from tests.factories import (
+    AccessoryFactory,
+    AssetFactory,
+    AssetModelFactory,
+    ConsumableFactory,
+    LocationFactory,
+    StatusLabelFactory,
+    UserFactory,
+)
+from tests.factories.inventory import accessory_out
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -161,8 +170,9 @@ def test_ring_of_simultaneous_asset_checkouts_never_makes_a_loop(ring):
 
 
 def test_concurrent_quantity_checkouts_never_over_issue():
-    """Eight simultaneous checkouts of one unit each from a stock of five: exactly five succeed."""
-    from assetsvc.exceptions import ConflictError
+    """Eight simultaneous checkouts of one unit each from a stock of five: exactly five succeed; the others get the
+    field error on the quantity (since issue 10 a checkout of more than remains is a field error, not a conflict)."""
+    from assetsvc.exceptions import InvalidInputError
     from inventory.checkout import item_checkout
     from tests.kinds.kinds import WIDGET
     from tests.kinds.models import Widget, WidgetCheckout
@@ -174,6 +184,129 @@ def test_concurrent_quantity_checkouts_never_over_issue():
         (lambda t=t: item_checkout(kind=WIDGET, item=widget, target=t, actor=actor)) for t in targets
     ])
     assert sum(1 for r in results if isinstance(r, Widget)) == 5, results
-    assert all(isinstance(r, ConflictError) for r in results if not isinstance(r, Widget)), results
+    refused = [r for r in results if not isinstance(r, Widget)]
+    assert all(isinstance(r, InvalidInputError) and "checkout_qty" in r.messages for r in refused), results
     assert sum(WidgetCheckout.objects.filter(widget=widget).values_list("assigned_qty", flat=True)) == 5
     assert ActionLog.objects.filter(item_type="widget", action_type="checkout").count() == 5
+
+
+# --- accessories and consumables over the API (issue 10: "concurrent checkouts on PostgreSQL never exceed the
+# quantity"). Each checkout locks the item row and computes what remains under the lock (inventory/checkout.py),
+# a qty change is checked on the locked row (inventory/stock.py), a checkin re-reads its row under the item lock.
+
+#: Per kind: the factory, the URL, the body of a checkout of ``n`` units to a user, the assignment model, the
+#: action-log ``item_type``.
+STOCKS = {
+    "accessory": (AccessoryFactory, "/api/v1/accessories", lambda user, n: {"assigned_user": user, "checkout_qty": n},
+                  AccessoryCheckout, Accessory),
+    "consumable": (ConsumableFactory, "/api/v1/consumables", lambda user, n: {"assigned_to": user, "checkout_qty": n},
+                   ConsumableAssignment, Consumable),
+}
+
+
+def units_out(rows_model, item) -> int:
+    field = "accessory" if rows_model is AccessoryCheckout else "consumable"
+    return sum(rows_model.objects.filter(**{field: item}).values_list("assigned_qty", flat=True))
+
+
+def stock_checkouts(item_type: str, qty: int, units: int) -> tuple[object, list[dict]]:
+    """THREADS checkouts of ``units`` each, through the HTTP API with real tokens, released together."""
+    factory, url, body, _rows, _model = STOCKS[item_type]
+    item = factory(qty=qty)
+    targets = [UserFactory() for _ in range(THREADS)]
+    http = clients(THREADS)
+    responses = run_together([
+        (lambda c=c, t=t: c.post(f"{url}/{item.pk}/checkout", body(t.pk, units), format="json"))
+        for c, t in zip(http, targets, strict=True)
+    ])
+    assert all(not isinstance(r, Exception) for r in responses), responses
+    assert all(r.status_code == 200 for r in responses), [(r.status_code, r.content[:300]) for r in responses]
+    return item, [r.json() for r in responses]
+
+
+@pytest.mark.parametrize("item_type", STOCKS)
+def test_concurrent_checkouts_of_the_last_units_have_exactly_that_many_winners(item_type):
+    """8 checkouts of one unit each race for the last 3 units: exactly 3 succeed, 5 get the field error on
+    ``checkout_qty``, and the database holds 3 units out in 3 rows with 3 checkout log rows."""
+    item, bodies = stock_checkouts(item_type, qty=3, units=1)
+    rows_model = STOCKS[item_type][3]
+    winners = [b for b in bodies if b["status"] == "success"]
+    losers = [b for b in bodies if b["status"] == "error"]
+    assert (len(winners), len(losers)) == (3, THREADS - 3), bodies
+    assert all(set(b["messages"]) == {"checkout_qty"} for b in losers), losers
+    assert sorted(b["payload"]["id"] for b in winners) == sorted(rows_model.objects.values_list("pk", flat=True))
+    assert units_out(rows_model, item) == 3
+    assert rows_model.objects.count() == 3
+    assert ActionLog.objects.filter(item_type=item_type, item_id=item.pk, action_type="checkout").count() == 3
+
+
+@pytest.mark.parametrize("item_type", STOCKS)
+def test_concurrent_checkouts_of_several_units_never_exceed_the_quantity(item_type):
+    """8 checkouts of 2 units each from a stock of 5: two fit (4 units), the third would make 6, so 6 are
+    refused and one unit stays."""
+    item, bodies = stock_checkouts(item_type, qty=5, units=2)
+    rows_model = STOCKS[item_type][3]
+    statuses = [b["status"] for b in bodies]
+    assert statuses.count("success") == 2, bodies
+    assert all(set(b["messages"]) == {"checkout_qty"} for b in bodies if b["status"] == "error"), bodies
+    assert units_out(rows_model, item) == 4 <= item.qty
+    assert ActionLog.objects.filter(item_type=item_type, item_id=item.pk, action_type="checkout").count() == 2
+
+
+def test_concurrent_checkins_of_one_accessory_row_have_one_winner():
+    """Two checkins of the same checkout row at once: one returns the units, the other finds the row gone (the row
+    is re-read under the accessory's lock); one checkin log row, nothing out. Repeated, so the two really overlap
+    (with two threads a single round often runs one after the other)."""
+    first, second = clients(2)
+    holder = UserFactory()
+    for round_ in range(1, 6):
+        row = accessory_out(holder, AccessoryFactory(qty=5), qty=2)
+        path = f"/api/v1/accessories/{row.pk}/checkin"
+        responses = run_together([(lambda c=c, p=path: c.post(p, {}, format="json")) for c in (first, second)])
+        bodies = [r.json() for r in responses]
+        assert sorted(b["status"] for b in bodies) == ["error", "success"], bodies
+        assert [b["messages"] for b in bodies if b["status"] == "error"] == ["The accessory checkout does not exist."]
+        assert not AccessoryCheckout.objects.exists()
+        assert ActionLog.objects.filter(item_type="accessory", action_type="checkin from").count() == round_
+
+
+def test_concurrent_partial_checkins_of_one_row_never_return_more_than_it_holds():
+    """8 checkins of one unit each from a row holding 3: exactly 3 succeed and the row is gone afterwards."""
+    row = accessory_out(UserFactory(), AccessoryFactory(qty=5), qty=3)
+    http = clients(THREADS)
+    bodies = [r.json() for r in run_together([
+        (lambda c=c: c.post(f"/api/v1/accessories/{row.pk}/checkin", {"checkin_qty": 1}, format="json"))
+        for c in http
+    ])]
+    assert [b["status"] for b in bodies].count("success") == 3, bodies
+    assert not AccessoryCheckout.objects.exists()
+    assert ActionLog.objects.filter(item_type="accessory", action_type="checkin from").count() == 3
+
+
+@pytest.mark.parametrize("item_type", STOCKS)
+def test_concurrent_qty_lowering_never_leaves_more_out_than_the_quantity(item_type):
+    """Checkouts and a ``PATCH qty`` lowering the stock race (repeated, so both orders happen): whichever commits
+    first, the units out never exceed ``qty`` and the refused side changed nothing."""
+    factory, url, body, rows_model, model = STOCKS[item_type]
+    http = clients(THREADS)
+    targets = [UserFactory() for _ in range(THREADS - 2)]
+    lowered = 0
+    for _ in range(4):
+        item = factory(qty=6)
+        detail = f"{url}/{item.pk}"
+        calls = [(lambda c=c, t=t, p=detail: c.post(f"{p}/checkout", body(t.pk, 1), format="json"))
+                 for c, t in zip(http[2:], targets, strict=True)]
+        calls += [(lambda c=c, p=detail: c.patch(p, {"qty": 3}, format="json")) for c in http[:2]]
+        bodies = [r.json() for r in run_together(calls)]
+        checkouts, patches = bodies[:-2], bodies[-2:]
+        item = model.objects.get(pk=item.pk)
+        out = units_out(rows_model, item)
+        assert out <= item.qty, (out, item.qty, bodies)
+        assert out == [b["status"] for b in checkouts].count("success"), bodies
+        patched = [b["status"] for b in patches].count("success")
+        assert item.qty == (3 if patched else 6), (item.qty, bodies)
+        assert all(set(b["messages"]) == {"qty"} for b in patches if b["status"] == "error"), patches
+        assert all(set(b["messages"]) == {"checkout_qty"} for b in checkouts if b["status"] == "error"), checkouts
+        lowered += bool(patched)
+    # Not asserted: how often the PATCH wins depends on scheduling; the invariant above holds either way.
+    print(f"{item_type}: qty lowered in {lowered} of 4 rounds")
