@@ -42,8 +42,12 @@ class InventoryConfig(AppConfig):
         register_company_count(CountedKind("assets_count", "inventory.Asset", assets_for_show))
         register_company_count(CountedKind("accessories_count", "inventory.Accessory"))
         register_company_count(CountedKind("consumables_count", "inventory.Consumable"))
-        # Accessories and consumables on the catalogue records (live items, as Snipe-IT's withCount).
-        for kind, name in (("Accessory", "accessories_count"), ("Consumable", "consumables_count")):
+        register_company_count(CountedKind("components_count", "inventory.Component"))
+        register_company_count(CountedKind("licenses_count", "inventory.License"))
+        # Accessories, consumables, components and licenses on the catalogue records (live items, as Snipe-IT's
+        # withCount).
+        for kind, name in (("Accessory", "accessories_count"), ("Consumable", "consumables_count"),
+                           ("Component", "components_count"), ("License", "licenses_count")):
             for catalogue, field in (("Category", "category"), ("Manufacturer", "manufacturer"),
                                      ("Supplier", "supplier")):
                 register_catalogue_count(CatalogueCount(f"inventory.{catalogue}", name, f"inventory.{kind}", field))
@@ -68,10 +72,12 @@ class InventoryConfig(AppConfig):
             # Accessories and consumables hold their category, supplier and location (deleted for real, so even a
             # soft-deleted item holds them) and, while live, their manufacturer; units out hold a location.
             *(CatalogueReference(f"inventory.{catalogue}", f"inventory.{kind}", field)
-              for kind in ("Accessory", "Consumable")
+              for kind in ("Accessory", "Consumable", "Component")
               for catalogue, field in (("Category", "category"), ("Supplier", "supplier"), ("Location", "location"))),
-            CatalogueReference("inventory.Manufacturer", "inventory.Accessory", "manufacturer", rows=alive),
-            CatalogueReference("inventory.Manufacturer", "inventory.Consumable", "manufacturer", rows=alive),
+            CatalogueReference("inventory.Category", "inventory.License", "category"),
+            CatalogueReference("inventory.Supplier", "inventory.License", "supplier"),
+            *(CatalogueReference("inventory.Manufacturer", f"inventory.{kind}", "manufacturer", rows=alive)
+              for kind in ("Accessory", "Consumable", "Component", "License")),
             CatalogueReference("inventory.Location", "inventory.AccessoryCheckout", "assigned_location"),
         ):
             register_catalogue_reference(reference)
@@ -93,6 +99,14 @@ class InventoryConfig(AppConfig):
         register_user_holding(UserHolding(
             name="consumables", model_label="inventory.ConsumableAssignment", user_field="assigned_user",
             count_name="consumables_count", units="assigned_qty", company_field=None,
+        ))
+        # License seats assigned to a user block deleting them (reference §6.3) and changing their company.
+        register_user_holding(UserHolding(
+            name="licenses", model_label="inventory.LicenseSeat", user_field="assigned_user",
+            count_name="licenses_count",
+            blocks_delete=("This user still has a license seat assigned. Please check it in first.",
+                           "This user still has :count license seats assigned. Please check them in first."),
+            messages_key="assigned_licenses", code="user_has_items", company_field="license__company",
         ))
         register_user_holding(UserHolding(
             name="managed_locations", model_label="inventory.Location", user_field="manager",
