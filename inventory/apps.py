@@ -21,7 +21,7 @@ class InventoryConfig(AppConfig):
         from accounts.holdings import UserHolding, register_user_holding
         from assetsvc.services import alive
         from companies.counts import CountedKind, register_company_count
-        from inventory import stock  # noqa: F401  (registers the accessory and consumable checkout kinds)
+        from inventory import licenses, stock  # noqa: F401  (register the license, accessory and consumable kinds)
         from inventory.counts import (
             CatalogueCount,
             CatalogueReference,

@@ -48,7 +48,8 @@ from inventory.exceptions import (
     AssetTagTakenError,
     InvalidCheckoutTargetError,
 )
-from inventory.models import AccessoryCheckout, Asset, Location, StatusLabel
+from inventory.licenses import LICENSE
+from inventory.models import AccessoryCheckout, Asset, LicenseSeat, Location, StatusLabel
 from inventory.stock import ACCESSORY
 
 if TYPE_CHECKING:
@@ -478,8 +479,9 @@ def asset_audit(
 @transaction.atomic
 def asset_delete(*, asset: Asset, actor: User) -> Asset:
     """Soft-delete an asset. A checked-out asset is checked in first (its own log row and checkin signal), as
-    Snipe-IT does; so are the accessories checked out to it, which return to stock instead of staying out to an
-    asset nobody can see (Snipe-IT leaves them out; docs/decisions.md, issue 10)."""
+    Snipe-IT does; so are the accessories checked out to it, which return to stock, and the license seats it holds,
+    which become free, instead of staying out to an asset nobody can see (Snipe-IT leaves them out;
+    docs/decisions.md, issues 10 and 11)."""
     locked = _lock(asset)
     if locked.is_deleted:
         raise AssetNotFoundError()
@@ -487,6 +489,8 @@ def asset_delete(*, asset: Asset, actor: User) -> Asset:
         locked = _checkin(locked, actor=actor, note="Checkin on delete")
     for row in AccessoryCheckout.objects.filter(assigned_asset=locked).order_by("accessory_id", "pk"):
         item_checkin(kind=ACCESSORY, item=row.accessory_id, actor=actor, assignment=row, note="Checkin on delete")
+    for seat in LicenseSeat.objects.filter(assigned_asset=locked).order_by("license_id", "pk"):
+        item_checkin(kind=LICENSE, item=seat.license_id, actor=actor, assignment=seat, note="Checkin on delete")
     before = _snapshot(locked)
     locked.deleted_at = timezone.now()
     _save(locked)

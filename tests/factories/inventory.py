@@ -11,6 +11,8 @@ from inventory.models import (
     AssetModel,
     Category,
     Consumable,
+    License,
+    LicenseSeat,
     Location,
     Manufacturer,
     StatusLabel,
@@ -118,3 +120,33 @@ def accessory_out(target, accessory: Accessory | None = None, qty: int = 1, **kw
     key = ("assigned_user" if isinstance(target, User) else "assigned_asset" if isinstance(target, Asset)
            else "assigned_location")
     return AccessoryCheckout.objects.create(accessory=accessory, assigned_qty=qty, **{key: target})
+
+
+class LicenseFactory(DjangoModelFactory[License]):
+    """A license with its ``seats`` free seat rows (as ``license_create`` makes them)."""
+
+    class Meta:
+        model = License
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"License {n}")
+    category = factory.SubFactory(CategoryFactory, category_type="license")
+    seats = 2
+    company = None
+
+    @factory.post_generation
+    def seat_rows(obj, create, extracted, **kwargs):
+        if create:
+            LicenseSeat.objects.bulk_create([LicenseSeat(license=obj) for _ in range(obj.seats)])
+
+
+def seat_out(target, license: License | None = None, **kwargs) -> LicenseSeat:
+    """A free seat of ``license`` (a new one by default) assigned to ``target`` (user or asset), written directly:
+    test setup only."""
+    from accounts.models import User
+
+    license = license or LicenseFactory(**kwargs)
+    seat = LicenseSeat.objects.filter(license=license).free().order_by("pk").first()
+    setattr(seat, "assigned_user" if isinstance(target, User) else "assigned_asset", target)
+    seat.save()
+    return seat
