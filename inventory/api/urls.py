@@ -1,4 +1,4 @@
-"""Inventory routes: the catalogue, hardware, accessories and consumables, each in its own module."""
+"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, each in its own module."""
 
 from django.urls import include, path
 
@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("inventory.api.catalogue_urls")),
     path("", include("inventory.api.hardware_urls")),
     path("", include("inventory.api.stock_urls")),
+    path("", include("inventory.api.license_urls")),
 ]

@@ -17,12 +17,14 @@ from tests.api_mixins import APIResource, SeparationTests
 from tests.inventory import test_api_accessories as accessories
 from tests.inventory import test_api_consumables as consumables
 from tests.inventory import test_api_hardware_mixins as hardware
+from tests.inventory import test_api_licenses as licenses
 
 #: One line per company-scoped kind.
 SCOPED_RESOURCES: list[type[APIResource]] = [
     hardware.TestHardwareAPI,
     accessories.TestAccessoriesAPI,
     consumables.TestConsumablesAPI,
+    licenses.TestLicensesAPI,
 ]
 
 
