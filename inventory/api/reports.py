@@ -20,6 +20,7 @@ from assetsvc.api.fields import visible_reference
 from assetsvc.api.formats import brief, iso_date, iso_utc
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
 from assetsvc.scoping import limiting_company_id
+from inventory.licenses import HIDDEN_KEY, LICENSE, can_view_keys
 
 #: ``item_type`` / ``target_type`` value → (app label, model name) used to resolve names.
 KIND_MODELS = {
@@ -84,11 +85,20 @@ def _person(user, limit_company_id: int | None) -> dict[str, Any] | None:
     return {"id": user.pk, "name": user.full_name, "first_name": user.first_name, "last_name": user.last_name}
 
 
-def activity_rows(logs, limit_company_id: int | None = None) -> list[dict[str, Any]]:
+def item_serial(item: Any, item_type: str, show_keys: bool) -> str | None:
+    """``item.serial`` of a row; a license's is its product key, shown only to callers who may see keys (Snipe-IT
+    shows it to anyone who may read the report)."""
+    if item_type == LICENSE.item_type and not show_keys:
+        return HIDDEN_KEY
+    return getattr(item, "serial", None) if item is not None else None
+
+
+def activity_rows(logs, limit_company_id: int | None = None, show_keys: bool = False) -> list[dict[str, Any]]:
     """Rows in Snipe-IT's ``ActionlogsTransformer`` shape; ``log_meta`` keeps raw ``{field: {old, new}}``.
 
     ``limit_company_id`` (the caller's, under separation) hides another company's people: the actor, and a target
-    user, are answered as null / without a name (assetsvc.api.fields.visible_reference)."""
+    user, are answered as null / without a name (assetsvc.api.fields.visible_reference). ``show_keys``: the caller
+    may see license product keys (:func:`item_serial`)."""
     logs = list(logs)
     objects = _load_objects(logs)
     rows = []
@@ -106,7 +116,7 @@ def activity_rows(logs, limit_company_id: int | None = None) -> list[dict[str, A
                 "id": log.item_id,
                 "name": _name_of(item) if item is not None else None,
                 "type": log.item_type,
-                "serial": getattr(item, "serial", None) if item is not None else None,
+                "serial": item_serial(item, log.item_type, show_keys),
             },
             "location": brief(log.location),
             "created_at": iso_utc(log.created_at),
@@ -199,4 +209,5 @@ class ActivityReportViewSet(ApiViewSet):
                    responses={200: OpenApiResponse(description="{total, rows} of action-log rows")})
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user)))
+        return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user),
+                                                         can_view_keys(request.user)))
