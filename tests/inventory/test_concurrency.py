@@ -9,18 +9,19 @@ import pytest
 from django.db import connection
 
 from activity.models import ActionLog
-from inventory.models import Accessory, AccessoryCheckout, Asset, Consumable, ConsumableAssignment
+from inventory.models import Accessory, AccessoryCheckout, Asset, Consumable, ConsumableAssignment, LicenseSeat
 from tests.conftest import TokenClient
 from tests.factories import (
     AccessoryFactory,
     AssetFactory,
     AssetModelFactory,
     ConsumableFactory,
+    LicenseFactory,
     LocationFactory,
     StatusLabelFactory,
     UserFactory,
 )
-from tests.factories.inventory import accessory_out
+from tests.factories.inventory import accessory_out, seat_out
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -310,3 +311,98 @@ def test_concurrent_qty_lowering_never_leaves_more_out_than_the_quantity(item_ty
         lowered += bool(patched)
     # Not asserted: how often the PATCH wins depends on scheduling; the invariant above holds either way.
     print(f"{item_type}: qty lowered in {lowered} of 4 rounds")
+
+
+# --- license seats over the API (issue 11): a seat PATCH locks the license row and re-reads the seat under the lock
+# (inventory/licenses.py), so a seat is assigned once however many ask, and a seats change never removes a seat that
+# a concurrent checkout is assigning.
+
+
+def seat_patches(license_, bodies) -> list[dict]:
+    """One PATCH per (seat, body), each from its own super user's client, released together."""
+    http = clients(len(bodies))
+    responses = run_together([
+        (lambda c=c, seat=seat, body=body: c.patch(f"/api/v1/licenses/{license_.pk}/seats/{seat.pk}", body,
+                                                  format="json"))
+        for c, (seat, body) in zip(http, bodies, strict=True)
+    ])
+    assert all(not isinstance(r, Exception) for r in responses), responses
+    assert all(r.status_code == 200 for r in responses), [(r.status_code, r.content[:300]) for r in responses]
+    return [r.json() for r in responses]
+
+
+def test_concurrent_seat_checkouts_of_a_non_reassignable_license_have_one_winner_per_seat():
+    """8 PATCH checkouts of the two free seats of a non-reassignable license (4 per seat, each to another user):
+    exactly 2 succeed, the 6 others are refused, and each seat holds one of the winners' users."""
+    license_ = LicenseFactory(seats=2, reassignable=False)
+    seats = list(LicenseSeat.objects.filter(license=license_).order_by("pk"))
+    users = [UserFactory() for _ in range(THREADS)]
+    bodies = seat_patches(license_, [(seats[i % 2], {"assigned_to": user.pk}) for i, user in enumerate(users)])
+    winners = [b for b in bodies if b["status"] == "success"]
+    assert len(winners) == 2, bodies
+    assert {b["message"] for b in bodies if b["status"] == "error"} == {"This seat is not available for checkout."}
+    assert sorted(b["payload"]["id"] for b in winners) == [seat.pk for seat in seats]
+    held = {seat.pk: seat.assigned_user_id for seat in LicenseSeat.objects.filter(license=license_)}
+    assert set(held.values()) == {b["payload"]["assigned_user"]["id"] for b in winners}
+    assert ActionLog.objects.filter(item_type="license", item_id=license_.pk, action_type="checkout").count() == 2
+    assert not ActionLog.objects.filter(action_type="checkin from").exists()
+
+
+def test_concurrent_reassignments_of_one_seat_run_one_after_the_other():
+    """8 reassignments of one seat of a reassignable license at once: all succeed, one after the other, so the log
+    holds 8 checkouts and 7 checkins (each of the previous holder) and the seat holds exactly one user."""
+    license_ = LicenseFactory(seats=1, reassignable=True)
+    seat = LicenseSeat.objects.get(license=license_)
+    users = [UserFactory() for _ in range(THREADS)]
+    bodies = seat_patches(license_, [(seat, {"assigned_to": user.pk}) for user in users])
+    assert all(b["status"] == "success" for b in bodies), bodies
+    rows = list(ActionLog.objects.filter(item_type="license", item_id=license_.pk).order_by("pk")
+                .values_list("action_type", "target_id"))
+    assert [action for action, _ in rows] == ["checkout"] + ["checkin from", "checkout"] * (THREADS - 1)
+    for (_, given), (_, returned) in zip(rows[0::2], rows[1::2], strict=False):
+        assert returned == given  # each checkin is of the user the previous checkout gave the seat to
+    seat.refresh_from_db()
+    assert seat.assigned_user_id == rows[-1][1] and seat.assigned_asset_id is None
+
+
+def test_concurrent_checkins_of_one_seat_log_one_checkin():
+    """Two checkins of one seat at once: both answer success (checking a free seat in changes nothing), one
+    checkin is logged. Repeated, so the two really overlap."""
+    holder = UserFactory()
+    for round_ in range(1, 6):
+        license_ = LicenseFactory(seats=1)
+        seat = seat_out(holder, license_)
+        bodies = seat_patches(license_, [(seat, {"assigned_to": None, "asset_id": None})] * 2)
+        assert [b["status"] for b in bodies] == ["success", "success"], bodies
+        assert ActionLog.objects.filter(action_type="checkin from").count() == round_
+        assert not LicenseSeat.objects.filter(license=license_).assigned().exists()
+
+
+def test_concurrent_seat_checkouts_and_a_seats_change_never_assign_more_seats_than_exist():
+    """Checkouts of every seat race a ``PATCH seats`` lowering the license (repeated, so both orders happen):
+    whichever commits first, the license has exactly ``seats`` seat rows and no more assigned seats than that; a
+    checkout of a seat the change removed is "Seat not found", a change below the assigned seats a field error."""
+    http = clients(THREADS)
+    lowered = 0
+    for _ in range(4):
+        license_ = LicenseFactory(seats=4, reassignable=False)
+        seats = list(LicenseSeat.objects.filter(license=license_).order_by("pk"))
+        users = [UserFactory() for _ in range(THREADS - 2)]
+        detail = f"/api/v1/licenses/{license_.pk}"
+        calls = [(lambda c=c, p=f"{detail}/seats/{seats[i % 4].pk}", u=u: c.patch(p, {"assigned_to": u.pk},
+                                                                                  format="json"))
+                 for i, (c, u) in enumerate(zip(http[2:], users, strict=True))]
+        calls += [(lambda c=c, p=detail: c.patch(p, {"seats": 2}, format="json")) for c in http[:2]]
+        bodies = [r.json() for r in run_together(calls)]
+        license_.refresh_from_db()
+        rows = LicenseSeat.objects.filter(license=license_)
+        assert rows.count() == license_.seats, bodies
+        assert rows.assigned().count() <= license_.seats
+        checkouts, patches = bodies[:-2], bodies[-2:]
+        assert {b["message"] for b in checkouts if b["status"] == "error"} <= {
+            "This seat is not available for checkout.", "Seat not found"}, checkouts
+        assert all(set(b["messages"]) == {"seats"} for b in patches if b["status"] == "error"), patches
+        assert rows.assigned().count() == ActionLog.objects.filter(
+            item_type="license", item_id=license_.pk, action_type="checkout").count()
+        lowered += license_.seats == 2
+    print(f"licenses: seats lowered in {lowered} of 4 rounds")
