@@ -385,3 +385,47 @@ def test_consumable_answers_match_the_schema(openapi, token_client, world):
                      "/api/v1/consumables/{id}")
     assert_described(openapi, token_client.delete(item), "DELETE", "/api/v1/consumables/{id}")
     assert_described(openapi, token_client.post(f"{item}/restore"), "POST", "/api/v1/consumables/{id}/restore")
+
+
+# --- licenses -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("keys", [True, False])
+def test_license_answers_match_the_schema(openapi, token_client, make_client, world, keys):
+    from tests.factories import CategoryFactory
+
+    person, rich = world["person"], world["rich"]
+    created = assert_described(openapi, token_client.post("/api/v1/licenses", {
+        "name": "Office", "seats": 3, "category_id": CategoryFactory(category_type="license").pk, "serial": "K-1",
+        "purchase_cost": "12.5", "purchase_date": "2026-01-02", "expiration_date": "2027-01-02",
+        "license_email": "it@example.com", "company_id": world["company"].pk,
+    }, format="json"), "POST", "/api/v1/licenses")
+    payload = created["payload"]
+    assert set(payload) == record_properties(openapi, "POST", "/api/v1/licenses", "payload")
+    item = f"/api/v1/licenses/{payload['id']}"
+    client = token_client if keys else make_client(UserFactory(permissions={
+        "licenses.view": 1, "licenses.checkout": 1, "users.view": 1, "assets.view": 1}))
+    seats = assert_described(openapi, client.get(f"{item}/seats"), "GET", "/api/v1/licenses/{id}/seats")
+    first, second, _third = (row["id"] for row in seats["rows"])
+    for seat, body in ((first, {"assigned_to": person.pk, "notes": "n"}), (second, {"asset_id": rich.pk})):
+        assert_described(openapi, client.patch(f"{item}/seats/{seat}", body, format="json"), "PATCH",
+                         "/api/v1/licenses/{id}/seats/{seat_pk}")
+    assert_described(openapi, client.put(f"{item}/seats/{second}", {"asset_id": None}, format="json"), "PUT",
+                     "/api/v1/licenses/{id}/seats/{seat_pk}")
+    listed = assert_described(openapi, client.get(f"{item}/seats"), "GET", "/api/v1/licenses/{id}/seats")
+    assert listed["rows"][0]["assigned_user"]["id"] == person.pk
+    assert_described(openapi, client.get(f"{item}/seats/{first}"), "GET", "/api/v1/licenses/{id}/seats/{seat_pk}")
+    body = assert_described(openapi, client.get("/api/v1/licenses"), "GET", "/api/v1/licenses")
+    assert set(body["rows"][0]) == record_properties(openapi, "GET", "/api/v1/licenses", "rows")
+    assert_described(openapi, client.get(item), "GET", "/api/v1/licenses/{id}")
+    held = assert_described(openapi, client.get(f"/api/v1/users/{person.pk}/licenses"), "GET",
+                            "/api/v1/users/{user_pk}/licenses")
+    assert held["total"] == 1 and held["rows"][0]["product_key"] == ("K-1" if keys else "------------")
+    assert_described(openapi, client.get(f"/api/v1/hardware/{rich.pk}/licenses"), "GET",
+                     "/api/v1/hardware/{asset_pk}/licenses")
+    for method in ("PATCH", "PUT"):
+        assert_described(openapi, getattr(token_client, method.lower())(item, {"notes": method}, format="json"),
+                         method, "/api/v1/licenses/{id}")
+    token_client.patch(f"{item}/seats/{first}", {"assigned_to": None}, format="json")
+    assert_described(openapi, token_client.delete(item), "DELETE", "/api/v1/licenses/{id}")
+    assert_described(openapi, token_client.post(f"{item}/restore"), "POST", "/api/v1/licenses/{id}/restore")
