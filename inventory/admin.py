@@ -4,8 +4,9 @@ counters and audit dates are read-only here, and checkout, checkin, audit, delet
 calling ``inventory.services``. Catalogue entries are validated by the API's write serializers and saved, deleted and
 restored by ``inventory.catalogue_services``. Accessories and consumables are validated by the API's write
 serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
-checkout rows checked in, by ``inventory.checkout`` (the same log row and webhook signal as the API). The action log
-is in ``activity.admin``.
+checkout rows checked in, by ``inventory.checkout`` (the same log row and webhook signal as the API). Licenses are
+saved, deleted and restored by ``inventory.licenses``, and their seats checked out and in by its ``seat_update``
+(the API's seat PATCH). The action log is in ``activity.admin``.
 
 Like the rest of the admin, these pages are not limited by company: only super users sign in (docs/decisions.md), and
 a super user sees every company."""
@@ -36,8 +37,9 @@ from assetsvc.admin_services import (
     ServiceModelForm,
     error_text,
 )
-from inventory import catalogue_services, services, stock
+from inventory import catalogue_services, licenses, services, stock
 from inventory.api.catalogue import serializers as catalogue_serializers
+from inventory.api.licenses import serializers as license_serializers
 from inventory.api.stock import serializers as stock_serializers
 from inventory.checkout import Target, item_checkin, item_checkout
 from inventory.models import (
@@ -47,6 +49,8 @@ from inventory.models import (
     AssetModel,
     Category,
     Consumable,
+    License,
+    LicenseSeat,
     Location,
     Manufacturer,
     StatusLabel,
@@ -458,3 +462,122 @@ class AccessoryCheckoutAdmin(ReadOnlyModelAdmin):
         return action_form_page(self, request, queryset, CheckinForm, action="checkin_selected",
                                 title="Check in accessories", intro="Check these accessory units back in:",
                                 submit="Check in", apply=apply)
+
+
+# --- licenses -------------------------------------------------------------------------------------------------------
+
+
+class LicenseForm(ServiceModelForm):
+    """A license: validated by the API's write serializer, saved by ``license_create`` / ``license_update``, so seats
+    follow ``seats`` (never below the assigned ones) with the API's messages. The product key is an ordinary field
+    here: only super users sign in to the admin, and they may see keys."""
+
+    def call_service(self, data: dict) -> License:
+        if self.adding:
+            return licenses.license_create(data=data, actor=self.actor)
+        return licenses.license_update(item=self.instance, data=data, actor=self.actor)
+
+
+@admin.register(License)
+class LicenseAdmin(ServiceAdminMixin, admin.ModelAdmin):
+    """Licenses with their free seats (one subquery, as the API's list); the change page shows every seat and links
+    to the seat list, where seats are checked out and in."""
+
+    form = api_form(License, license_serializers.LicenseWriteSerializer, LicenseForm)
+    list_display = ["name", "category", "company", "seats", "free_seats", "expiration_date", "reassignable",
+                    "deleted_at"]
+    list_filter = [("category", RELATED_ONLY), "company", ("manufacturer", RELATED_ONLY), ("supplier", RELATED_ONLY),
+                   "reassignable", "maintained", ("deleted_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "serial", "order_number", "purchase_order", "license_name", "license_email",
+                     "category__name", "manufacturer__name", "supplier__name"]
+    list_select_related = ["category", "company"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(free_seats=licenses.free_seats_subquery())
+
+    def get_readonly_fields(self, request, obj=None):
+        return STOCK_OWNED if obj is None else ["free_seats", "seat_table", *STOCK_OWNED]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "manufacturer":  # as the API: only live manufacturers
+            kwargs["queryset"] = Manufacturer.objects.filter(deleted_at__isnull=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    @admin.display(description="free seats", ordering="free_seats")
+    def free_seats(self, obj) -> int:
+        return obj.free_seats
+
+    @admin.display(description="seats")
+    def seat_table(self, obj) -> SafeString | str:
+        """Every seat of the license (holder, notes, last change) in id order, and a link to check them out or in."""
+        rows = LicenseSeat.objects.filter(license=obj).select_related("assigned_user", "assigned_asset")
+        cells = [(seat.pk, admin_link(seat.assigned_target), seat.notes or "-", display_for_value(seat.updated_at, "-"))
+                 for seat in rows]
+        opts = LicenseSeat._meta
+        url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
+        return format_html(
+            "<table><thead><tr><th>Seat</th><th>Holder</th><th>Notes</th><th>Changed</th></tr></thead>"
+            '<tbody>{}</tbody></table><p><a href="{}?license__id__exact={}">Check seats out or in…</a></p>',
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", cells), url, obj.pk)
+
+    def delete_item(self, request, obj) -> None:
+        licenses.license_delete(item=obj, actor=request.user)
+
+    def restore_item(self, request, obj) -> None:
+        licenses.license_restore(item=obj, actor=request.user)
+
+
+class SeatCheckoutForm(CheckoutForm):
+    """A seat goes to one user or one asset."""
+
+    location = None
+
+
+class SeatCheckinForm(CheckinForm):
+    quantity = None
+
+
+@admin.register(LicenseSeat)
+class LicenseSeatAdmin(ReadOnlyModelAdmin):
+    """License seats, written only by the license's services: the actions check selected seats out to one user or
+    asset, or in, through ``seat_update`` (the API's seat PATCH: the same lock, rules, log rows and signals); a
+    refused seat is an error message and the others go on."""
+
+    list_display = ["__str__", "license", "holder", "notes", "updated_at"]
+    list_filter = [("license", RELATED_ONLY)]
+    list_select_related = ["license", "assigned_user", "assigned_asset"]
+    search_fields = ["license__name", "assigned_user__username", "assigned_user__first_name",
+                     "assigned_user__last_name", "assigned_asset__asset_tag", "assigned_asset__name", "notes"]
+    actions = ["checkout_selected", "checkin_selected"]
+
+    @admin.display(description="holder")
+    def holder(self, seat: LicenseSeat) -> SafeString | str:
+        return admin_link(seat.assigned_target)
+
+    def _seats_each(self, request, queryset, target: Target | None, note: str, done: str) -> None:
+        count = 0
+        for seat in queryset:
+            try:
+                licenses.seat_update(license=seat.license_id, seat=seat, target=target, actor=request.user,
+                                     note=note)
+            except SERVICE_ERRORS as exc:
+                self.message_user(request, f"{seat}: {error_text(exc)}", level=messages.ERROR)
+            else:
+                count += 1
+        if count:
+            self.message_user(request, f"{count} seats {done}.", level=messages.SUCCESS)
+
+    @admin.action(description="Check out selected seats…")
+    def checkout_selected(self, request, queryset):
+        return action_form_page(self, request, queryset, SeatCheckoutForm, action="checkout_selected",
+                                title="Check out license seats", intro="Check these seats out to one user or asset:",
+                                submit="Check out",
+                                apply=lambda data: self._seats_each(request, queryset, data["target"], data["note"],
+                                                                    "checked out"))
+
+    @admin.action(description="Check in selected seats…")
+    def checkin_selected(self, request, queryset):
+        return action_form_page(self, request, queryset, SeatCheckinForm, action="checkin_selected",
+                                title="Check in license seats", intro="Check these seats back in:", submit="Check in",
+                                apply=lambda data: self._seats_each(request, queryset, None, data["note"],
+                                                                    "checked in"))
