@@ -10,6 +10,8 @@ from inventory.models import (
     Asset,
     AssetModel,
     Category,
+    Component,
+    ComponentAssignment,
     Consumable,
     Location,
     Manufacturer,
@@ -118,3 +120,19 @@ def accessory_out(target, accessory: Accessory | None = None, qty: int = 1, **kw
     key = ("assigned_user" if isinstance(target, User) else "assigned_asset" if isinstance(target, Asset)
            else "assigned_location")
     return AccessoryCheckout.objects.create(accessory=accessory, assigned_qty=qty, **{key: target})
+
+
+class ComponentFactory(DjangoModelFactory[Component]):
+    class Meta:
+        model = Component
+
+    name = factory.Sequence(lambda n: f"Component {n}")
+    category = factory.SubFactory(CategoryFactory, category_type="component")
+    qty = 5
+    company = None
+
+
+def component_in(asset: Asset, component: Component | None = None, qty: int = 1, **kwargs) -> ComponentAssignment:
+    """``qty`` units of a component installed in ``asset``, written directly: test setup only."""
+    component = component or ComponentFactory(**kwargs)
+    return ComponentAssignment.objects.create(component=component, assigned_asset=asset, assigned_qty=qty)
