@@ -81,6 +81,8 @@ class LicenseKind(CheckoutKind):
 
     item_type = "license"
     model = License
+    assignment_model = LicenseSeat
+    item_field = "license"
     targets = frozenset({TargetType.USER, TargetType.ASSET})
     checked_out = signals.license_checked_out
     checked_in = signals.license_checked_in

@@ -49,11 +49,14 @@ from inventory.exceptions import (
     InvalidCheckoutTargetError,
 )
 from inventory.licenses import LICENSE
-from inventory.models import AccessoryCheckout, Asset, LicenseSeat, Location, StatusLabel
-from inventory.stock import ACCESSORY
+from inventory.models import Asset, Location, StatusLabel
+from inventory.stock import ACCESSORY, COMPONENT
 
 if TYPE_CHECKING:
     from companies.models import Company
+
+#: Kinds whose units (or license seats) held by an asset are checked in when the asset is deleted.
+RETURNED_ON_ASSET_DELETE = (ACCESSORY, COMPONENT, LICENSE)
 
 
 TAG_TAKEN = "The asset tag must be unique."
@@ -479,18 +482,20 @@ def asset_audit(
 @transaction.atomic
 def asset_delete(*, asset: Asset, actor: User) -> Asset:
     """Soft-delete an asset. A checked-out asset is checked in first (its own log row and checkin signal), as
-    Snipe-IT does; so are the accessories checked out to it, which return to stock, and the license seats it holds,
-    which become free, instead of staying out to an asset nobody can see (Snipe-IT leaves them out;
-    docs/decisions.md, issues 10 and 11)."""
+    Snipe-IT does; so are the accessories checked out to it, the components installed in it and the license seats
+    it holds (:data:`RETURNED_ON_ASSET_DELETE`), which return to stock (or become free) instead of staying out to an
+    asset nobody can see (Snipe-IT leaves them out; docs/decisions.md, issues 10 and 11)."""
     locked = _lock(asset)
     if locked.is_deleted:
         raise AssetNotFoundError()
     if locked.is_assigned:
         locked = _checkin(locked, actor=actor, note="Checkin on delete")
-    for row in AccessoryCheckout.objects.filter(assigned_asset=locked).order_by("accessory_id", "pk"):
-        item_checkin(kind=ACCESSORY, item=row.accessory_id, actor=actor, assignment=row, note="Checkin on delete")
-    for seat in LicenseSeat.objects.filter(assigned_asset=locked).order_by("license_id", "pk"):
-        item_checkin(kind=LICENSE, item=seat.license_id, actor=actor, assignment=seat, note="Checkin on delete")
+    for kind in RETURNED_ON_ASSET_DELETE:
+        rows = kind.assignment_model._default_manager.filter(assigned_asset=locked).order_by(f"{kind.item_field}_id",
+                                                                                              "pk")
+        for row in rows:
+            item_checkin(kind=kind, item=getattr(row, f"{kind.item_field}_id"), actor=actor, assignment=row,
+                         note="Checkin on delete")
     before = _snapshot(locked)
     locked.deleted_at = timezone.now()
     _save(locked)

@@ -30,12 +30,22 @@ from companies.querysets import caller_chooses_company
 from inventory import signals
 from inventory.checkout import QuantityKind, log_company_id, target_type_of
 from inventory.choices import CategoryType, TargetType
-from inventory.models import Accessory, AccessoryCheckout, Consumable, ConsumableAssignment
+from inventory.models import (
+    Accessory,
+    AccessoryCheckout,
+    Component,
+    ComponentAssignment,
+    Consumable,
+    ConsumableAssignment,
+)
 
 #: The largest ``qty`` of a stock (API-CONTRACT.md §10).
 MAX_STOCK = 100_000
 #: An accessory checkout row that does not exist, is checked in already, or belongs to an invisible accessory.
 CHECKOUT_ROW_NOT_FOUND = "The accessory checkout does not exist."
+#: A component assignment row that does not exist, was taken out already, or belongs to an invisible component
+#: (Snipe-IT's text).
+COMPONENT_ROW_NOT_FOUND = "No matching checkouts for that component join record"
 TARGET_NOT_FOUND = {TargetType.USER: "User not found", TargetType.ASSET: "Asset not found",
                     TargetType.LOCATION: "Location not found"}
 
@@ -53,9 +63,15 @@ class StockKind(QuantityKind):
     #: Texts of reference §4.14 and Snipe-IT's messages.
     delete_refused: ClassVar[str | None] = None
     label: ClassVar[str]
+    #: The refusal of a checkin whose assignment row does not exist (or is gone, or invisible).
+    row_not_found_message: ClassVar[str] = ""
 
     def not_found(self) -> Exception:
         return NotFoundError(self.not_found_message)
+
+    def ensure_checked_out(self, item, assignment) -> None:
+        if assignment is None or getattr(assignment, f"{self.item_field}_id") != item.pk:
+            raise NotFoundError(self.row_not_found_message, code="checkout_not_found")
 
     def invalid_target(self, item, target_type, target_id, reason=None) -> Exception:
         key = self.target_inputs.get(target_type, "assigned_to")
@@ -87,10 +103,7 @@ class AccessoryKind(StockKind):
     category_type = CategoryType.ACCESSORY
     delete_refused = "This accessory cannot be deleted yet because some items are still checked out."
     label = "accessory"
-
-    def ensure_checked_out(self, item, assignment) -> None:
-        if assignment is None or assignment.accessory_id != item.pk:
-            raise NotFoundError(CHECKOUT_ROW_NOT_FOUND, code="checkout_not_found")
+    row_not_found_message = CHECKOUT_ROW_NOT_FOUND
 
     def not_enough(self, item, quantity: int) -> Exception:
         """Snipe-IT's ``checkout_qty.lte`` text, as a field error (422 in ``http`` mode)."""
@@ -129,9 +142,35 @@ class ConsumableKind(StockKind):
         raise ConflictError("Consumables are used up and cannot be checked in.", code="not_returnable")
 
 
+class ComponentKind(StockKind):
+    """Components: installed into an asset (``assigned_to``), taken out by assignment row with ``checkin_qty``;
+    they send no notifications (API-CONTRACT.md §10)."""
+
+    item_type = "component"
+    model = Component
+    assignment_model = ComponentAssignment
+    item_field = "component"
+    targets = frozenset({TargetType.ASSET})
+    quantity_field = "assigned_qty"
+    assignment_target_fields: ClassVar[dict[str, str]] = {TargetType.ASSET: "assigned_asset"}
+    target_inputs: ClassVar[dict[str, str]] = {TargetType.ASSET: "assigned_to"}
+    not_found_message = "Component does not exist."
+    category_type = CategoryType.COMPONENT
+    delete_refused = "Some components of this type are still checked out. Please check them in and try again."
+    label = "component"
+    row_not_found_message = COMPONENT_ROW_NOT_FOUND
+
+    def not_enough(self, item, quantity: int) -> Exception:
+        """Snipe-IT's text, as a field error on ``assigned_qty`` (422 in ``http`` mode)."""
+        text = f"Not enough components remaining: {max(self.remaining(item), 0)} remaining, {quantity} requested"
+        return InvalidInputError(text, code="not_enough_remaining", messages={self.quantity_field: [text]})
+
+
 ACCESSORY = AccessoryKind()
 CONSUMABLE = ConsumableKind()
-STOCK_KINDS: dict[type[models.Model], StockKind] = {Accessory: ACCESSORY, Consumable: CONSUMABLE}
+COMPONENT = ComponentKind()
+STOCK_KINDS: dict[type[models.Model], StockKind] = {Accessory: ACCESSORY, Consumable: CONSUMABLE,
+                                                    Component: COMPONENT}
 
 
 # --- services -----------------------------------------------------------------------------------------------------
@@ -221,15 +260,16 @@ def stock_restore(*, item: models.Model, actor: User | None) -> models.Model:
     return locked
 
 
-def accessory_checkout_row(pk: Any, actor: User) -> AccessoryCheckout | None:
-    """The checkout row ``pk`` of an accessory the caller may see (company separation), or None."""
+def assignment_row(kind: StockKind, pk: Any, actor: User) -> models.Model | None:
+    """The assignment row ``pk`` of ``kind`` (an accessory checkout, a component's installed units) whose live item
+    the caller may see (company separation), with its item and holder; None otherwise."""
     try:
         pk = int(str(pk).strip())
     except (TypeError, ValueError):
         return None
     if not 0 < pk < 2**62:
         return None
-    visible = Accessory.objects.restrict(actor).filter(deleted_at__isnull=True)
-    return (AccessoryCheckout.objects.select_related("accessory", "assigned_user", "assigned_asset",
-                                                     "assigned_location")
-            .filter(pk=pk, accessory__in=visible).first())
+    visible = kind.model.objects.restrict(actor).filter(deleted_at__isnull=True)
+    related = [kind.item_field, *kind.assignment_target_fields.values()]
+    return (kind.assignment_model._default_manager.select_related(*related)
+            .filter(pk=pk, **{f"{kind.item_field}__in": visible}).first())

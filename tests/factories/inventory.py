@@ -10,6 +10,8 @@ from inventory.models import (
     Asset,
     AssetModel,
     Category,
+    Component,
+    ComponentAssignment,
     Consumable,
     License,
     LicenseSeat,
@@ -150,3 +152,19 @@ def seat_out(target, license: License | None = None, **kwargs) -> LicenseSeat:
     setattr(seat, "assigned_user" if isinstance(target, User) else "assigned_asset", target)
     seat.save()
     return seat
+
+
+class ComponentFactory(DjangoModelFactory[Component]):
+    class Meta:
+        model = Component
+
+    name = factory.Sequence(lambda n: f"Component {n}")
+    category = factory.SubFactory(CategoryFactory, category_type="component")
+    qty = 5
+    company = None
+
+
+def component_in(asset: Asset, component: Component | None = None, qty: int = 1, **kwargs) -> ComponentAssignment:
+    """``qty`` units of a component installed in ``asset``, written directly: test setup only."""
+    component = component or ComponentFactory(**kwargs)
+    return ComponentAssignment.objects.create(component=component, assigned_asset=asset, assigned_qty=qty)

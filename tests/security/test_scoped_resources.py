@@ -15,6 +15,7 @@ import pkgutil
 import tests
 from tests.api_mixins import APIResource, SeparationTests
 from tests.inventory import test_api_accessories as accessories
+from tests.inventory import test_api_components as components
 from tests.inventory import test_api_consumables as consumables
 from tests.inventory import test_api_hardware_mixins as hardware
 from tests.inventory import test_api_licenses as licenses
@@ -25,6 +26,7 @@ SCOPED_RESOURCES: list[type[APIResource]] = [
     accessories.TestAccessoriesAPI,
     consumables.TestConsumablesAPI,
     licenses.TestLicensesAPI,
+    components.TestComponentsAPI,
 ]
 
 

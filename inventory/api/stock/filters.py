@@ -6,7 +6,7 @@ from __future__ import annotations
 import django_filters as filters
 
 from assetsvc.api.filters import IdFilter
-from inventory.models import Accessory, Consumable
+from inventory.models import Accessory, Component, Consumable
 
 
 def ci() -> filters.CharFilter:
@@ -36,4 +36,12 @@ class ConsumableFilterSet(StockFilterSet):
 
     class Meta:
         model = Consumable
+        fields: list[str] = []
+
+
+class ComponentFilterSet(StockFilterSet):
+    serial = ci()
+
+    class Meta:
+        model = Component
         fields: list[str] = []

@@ -40,6 +40,7 @@ from inventory.choices import CategoryType
 from inventory.models import (
     Accessory,
     Category,
+    Component,
     Consumable,
     Location,
     Manufacturer,
@@ -162,6 +163,21 @@ class ConsumableSerializer(StockRecordSerializer):
         return {**super().get_available_actions(obj), "checkin": False}
 
 
+class ComponentSerializer(StockRecordSerializer):
+    serial = NullIfEmptyField()
+
+    class Meta:
+        model = Component
+        fields = ["id", "name", "image", "serial", "location", "qty", "min_amt", "category", "supplier",
+                  "manufacturer", "model_number", "order_number", "purchase_date", "purchase_cost", "remaining",
+                  "company", "notes", "requestable", "created_by", "created_at", "updated_at", "deleted_at",
+                  "user_can_checkout", "available_actions"]
+
+    def deletable(self, obj) -> bool:
+        """Snipe-IT refuses to delete a component with units installed."""
+        return self.can("delete") and obj.deleted_at is None and self.units_out(obj) == 0
+
+
 def assigned_to(row: Any, limit_company_id: int | None) -> dict[str, Any] | None:
     """The holder of a checkout row, compact (reference §3.9): a user, an asset or a location; null when gone or
     hidden by company separation."""
@@ -255,6 +271,36 @@ class HeldConsumableSerializer(HeldMixin, ConsumableSerializer):
         fields = [*ConsumableSerializer.Meta.fields, *HeldMixin.HELD_FIELDS]
 
 
+class HeldComponentSerializer(HeldMixin, ComponentSerializer):
+    class Meta(ComponentSerializer.Meta):
+        fields = [*ComponentSerializer.Meta.fields, *HeldMixin.HELD_FIELDS]
+
+
+class ComponentAssetRowSerializer(serializers.Serializer):
+    """One installation (``GET components/{id}/assets``, reference §3.11): the asset with the row's id
+    (``assigned_pivot_id``, what ``POST components/{id}/checkin`` takes) and its units."""
+
+    assigned_pivot_id = serializers.IntegerField(source="pk", read_only=True)
+    id = serializers.IntegerField(source="assigned_asset_id", read_only=True)
+    name = serializers.SerializerMethodField()
+    asset_tag = serializers.CharField(source="assigned_asset.asset_tag", read_only=True)
+    qty = serializers.IntegerField(source="assigned_qty", read_only=True)
+    note = NullIfEmptyField()
+    type = serializers.SerializerMethodField()
+    created_by = UserBriefField()
+    created_at = IsoUtcField()
+    available_actions = serializers.SerializerMethodField()
+
+    def get_name(self, row) -> str:
+        return row.assigned_asset.name or row.assigned_asset.asset_tag
+
+    def get_type(self, row) -> str:
+        return "asset"
+
+    def get_available_actions(self, row) -> dict[str, bool]:
+        return {"checkin": bool(self.context.get("can", {}).get("checkin"))}
+
+
 def held_items(rows: list[Any], items: dict[int, Any], item_field: str) -> list[Any]:
     """One item per assignment row (a copy when an item is held by several rows), carrying the row's keys."""
     held = []
@@ -320,6 +366,15 @@ class AccessoryWriteSerializer(StockWriteSerializer):
         model = Accessory
 
 
+class ComponentWriteSerializer(StockWriteSerializer):
+    category_type = CategoryType.COMPONENT
+    serial = TextField(max_length=255)
+
+    class Meta(StockWriteSerializer.Meta):
+        model = Component
+        fields = [*StockWriteSerializer.Meta.fields, "serial"]
+
+
 class ConsumableWriteSerializer(StockWriteSerializer):
     category_type = CategoryType.CONSUMABLE
     item_no = TextField(max_length=255)
@@ -351,26 +406,44 @@ class AccessoryCheckoutSerializer(CheckoutSerializer):
         return super().to_internal_value(data)
 
 
-class ConsumableCheckoutSerializer(CheckoutSerializer):
+class SingleTargetCheckoutSerializer(CheckoutSerializer):
+    """A kind with one target type, named by Snipe-IT's ``assigned_to`` (or by the shared target key, e.g.
+    ``assigned_user``); the quantity input is the kind's ``quantity_field``. Both keys naming different targets
+    are refused."""
+
+    assigned_to = StrictIntegerField(required=False, allow_null=True)
+
+    def validate(self, attrs):
+        key = self.target_keys[0]
+        legacy = attrs.pop("assigned_to", None)
+        if attrs.get(key) is None:
+            attrs[key] = legacy
+        elif legacy is not None and legacy != attrs[key]:
+            raise serializers.ValidationError({"assigned_to": [TWO_TARGETS.format(key=key)]})
+        if attrs.get(key) is None:
+            raise serializers.ValidationError({"assigned_to": ["The assigned to field is required."]})
+        return super().validate(attrs)
+
+
+class ConsumableCheckoutSerializer(SingleTargetCheckoutSerializer):
     """``checkout_qty`` units (default 1) to a user: ``assigned_to`` (Snipe-IT's key) or ``assigned_user``."""
 
     quantity_field = "checkout_qty"
     target_keys = ("assigned_user",)
     checkout_qty = quantity_input()
-    assigned_to = StrictIntegerField(required=False, allow_null=True)
-
-    def validate(self, attrs):
-        legacy = attrs.pop("assigned_to", None)
-        if attrs.get("assigned_user") is None:
-            attrs["assigned_user"] = legacy
-        elif legacy is not None and legacy != attrs["assigned_user"]:
-            raise serializers.ValidationError({"assigned_to": [TWO_TARGETS.format(key="assigned_user")]})
-        if attrs.get("assigned_user") is None:
-            raise serializers.ValidationError({"assigned_to": ["The assigned to field is required."]})
-        return super().validate(attrs)
 
 
-class AccessoryCheckinSerializer(ApiSerializer):
+class ComponentCheckoutSerializer(SingleTargetCheckoutSerializer):
+    """``assigned_qty`` units (default 1) into an asset: ``assigned_to`` (Snipe-IT's key) or ``assigned_asset``."""
+
+    quantity_field = "assigned_qty"
+    target_keys = ("assigned_asset",)
+    assigned_qty = quantity_input()
+
+
+class QuantityCheckinSerializer(ApiSerializer):
+    """A checkin of an assignment row: all its units, or ``checkin_qty`` of them."""
+
     note = TextField(max_length=65535)
     checkin_qty = quantity_input()
 

@@ -30,7 +30,16 @@ from inventory.api.catalogue.views import SELECTLIST_KEYS
 from inventory.api.checkout import CheckoutActionsMixin
 from inventory.api.stock import filters
 from inventory.api.stock import serializers as s
-from inventory.models import Accessory, AccessoryCheckout, Asset, Consumable, ConsumableAssignment, Location
+from inventory.models import (
+    Accessory,
+    AccessoryCheckout,
+    Asset,
+    Component,
+    ComponentAssignment,
+    Consumable,
+    ConsumableAssignment,
+    Location,
+)
 
 _ID = re.compile(r"^[0-9]{1,18}$")
 ROW_RELATED = ("created_by", "assigned_user", "assigned_asset", "assigned_location")
@@ -87,6 +96,16 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
     def list_deleted(self) -> bool:
         return str(self.request.query_params.get("deleted", "")).strip().lower() == "true"
 
+    def get_object(self):
+        """A checkout of an unknown item answers the kind's own text (Snipe-IT's ``Consumable does not exist.``,
+        ``Component does not exist.``)."""
+        try:
+            return super().get_object()
+        except exceptions.NotFound:
+            if self.action == "checkout":
+                raise self.not_found(self.kind.not_found_message) from None
+            raise
+
     def annotate(self, queryset: QuerySet) -> QuerySet:
         return (queryset.select_related("category", "company", "manufacturer", "supplier", "location")
                 .annotate(units_out=self.kind.assigned_subquery())
@@ -96,6 +115,27 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
     @action(detail=True, methods=["post"])
     def restore(self, request, pk=None):
         return self.restore_item(request)
+
+    # --- checkout and checkin ---------------------------------------------------------------------------------------
+
+    #: The answer to a checkout: the new assignment row in this shape (its id checks it back in).
+    row_serializer_class: ClassVar[type]
+
+    def checkout_answer(self) -> Response:
+        item = self.perform_checkout(self.get_object())
+        row = getattr(item, "checkout_row", None)
+        payload = self.row_serializer_class(row, context=self.get_serializer_context()).data if row else None
+        return success(payload, self.messages["checkout"])
+
+    def checkin_answer(self, row_pk) -> Response:
+        """A checkin addressed by the assignment row's id (Snipe-IT's route): all its units, or ``checkin_qty``.
+        A row of an item the caller may not see is the same "not found" as a missing one."""
+        row = stock.assignment_row(self.kind, row_pk, self.request.user)
+        if row is None:
+            raise NotFoundError(self.kind.row_not_found_message, code="checkout_not_found")
+        data = self.validated(self.checkin_serializer_class).validated_data
+        self.perform_checkin(getattr(row, self.kind.item_field), assignment=row, quantity=data.get("checkin_qty"))
+        return success(None, self.messages["checkin"])
 
     # --- who holds what -------------------------------------------------------------------------------------------
 
@@ -136,6 +176,15 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
         self.require("users.view")
         return int(pk)
 
+    def visible_asset(self, asset_pk: str) -> int:
+        """The id of a live asset the caller may see (assets.view), else the assets' not-found error."""
+        pk = str(asset_pk).strip()
+        if not (_ID.match(pk) and Asset.objects.restrict(self.request.user).filter(pk=int(pk), deleted_at__isnull=True)
+                .exists()):
+            raise self.not_found("Asset does not exist.")
+        self.require("assets.view")
+        return int(pk)
+
     def user_items(self, request, user_pk: str):
         """``GET users/{id}/<kind>``: what a user holds of this kind, one item record per checkout."""
         user_id = self.visible_user(user_pk)
@@ -147,10 +196,11 @@ class AccessoryViewSet(StockViewSet):
     kind = stock.ACCESSORY
     checkout_kind = stock.ACCESSORY
     serializer_class = s.AccessorySerializer
+    row_serializer_class = s.CheckoutRowSerializer
     held_serializer_class = s.HeldAccessorySerializer
     write_serializer_class = s.AccessoryWriteSerializer
     checkout_serializer_class = s.AccessoryCheckoutSerializer
-    checkin_serializer_class = s.AccessoryCheckinSerializer
+    checkin_serializer_class = s.QuantityCheckinSerializer
     filterset_class = filters.AccessoryFilterSet
     permission_section = "accessories"
     not_found_message = "Accessory not found"
@@ -165,21 +215,13 @@ class AccessoryViewSet(StockViewSet):
     @action(detail=True, methods=["post"])
     def checkout(self, request, pk=None):
         """Check ``checkout_qty`` units out; the payload is the new checkout row (its ``id`` checks it in)."""
-        item = self.perform_checkout(self.get_object())
-        row = getattr(item, "checkout_row", None)
-        payload = s.CheckoutRowSerializer(row, context=self.get_serializer_context()).data if row else None
-        return success(payload, self.messages["checkout"])
+        return self.checkout_answer()
 
-    @extend_schema(request=s.AccessoryCheckinSerializer, responses={200: success_envelope(None)})
+    @extend_schema(request=s.QuantityCheckinSerializer, responses={200: success_envelope(None)})
     @action(detail=True, methods=["post"])
     def checkin(self, request, pk=None):
         """``{pk}`` is the checkout row's id (Snipe-IT's route): all its units come back, or ``checkin_qty``."""
-        row = stock.accessory_checkout_row(pk, request.user)
-        if row is None:
-            raise NotFoundError(stock.CHECKOUT_ROW_NOT_FOUND, code="checkout_not_found")
-        data = self.validated(self.checkin_serializer_class).validated_data
-        self.perform_checkin(row.accessory, assignment=row, quantity=data.get("checkin_qty"))
-        return success(None, self.messages["checkin"])
+        return self.checkin_answer(pk)
 
     @extend_schema(responses={200: s.CheckoutRowSerializer(many=True)})
     @action(detail=True, methods=["get"], filter_backends=[])
@@ -196,12 +238,8 @@ class AccessoryViewSet(StockViewSet):
     @extend_schema(responses={200: s.CheckoutRowSerializer(many=True)})
     def asset_items(self, request, asset_pk: str):
         """``GET hardware/{id}/assigned/accessories``: accessories checked out to an asset (needs assets.view)."""
-        pk = str(asset_pk).strip()
-        if not (_ID.match(pk) and Asset.objects.restrict(request.user).filter(pk=int(pk), deleted_at__isnull=True)
-                .exists()):
-            raise self.not_found("Asset does not exist.")
-        self.require("assets.view")
-        rows = self.visible_rows().filter(assigned_asset_id=int(pk)).select_related("accessory", *ROW_RELATED)
+        asset_id = self.visible_asset(asset_pk)
+        rows = self.visible_rows().filter(assigned_asset_id=asset_id).select_related("accessory", *ROW_RELATED)
         return self.rows_page(rows, s.CheckoutRowSerializer)
 
     @extend_schema(responses={200: s.CheckoutRowSerializer(many=True)})
@@ -221,6 +259,7 @@ class ConsumableViewSet(StockViewSet):
     kind = stock.CONSUMABLE
     checkout_kind = stock.CONSUMABLE
     serializer_class = s.ConsumableSerializer
+    row_serializer_class = s.ConsumableUserRowSerializer
     held_serializer_class = s.HeldConsumableSerializer
     write_serializer_class = s.ConsumableWriteSerializer
     checkout_serializer_class = s.ConsumableCheckoutSerializer
@@ -236,24 +275,12 @@ class ConsumableViewSet(StockViewSet):
         "checkout": "Consumable checked out successfully.",
     }
 
-    def get_object(self):
-        """A checkout of an unknown consumable answers Snipe-IT's explicit text."""
-        try:
-            return super().get_object()
-        except exceptions.NotFound:
-            if self.action == "checkout":
-                raise self.not_found(stock.CONSUMABLE.not_found_message) from None
-            raise
-
     @extend_schema(request=s.ConsumableCheckoutSerializer,
                    responses={200: success_envelope(s.ConsumableUserRowSerializer)})
     @action(detail=True, methods=["post"])
     def checkout(self, request, pk=None):
         """Hand ``checkout_qty`` units to a user (``assigned_to``); the payload is the new row."""
-        item = self.perform_checkout(self.get_object())
-        row = getattr(item, "checkout_row", None)
-        payload = s.ConsumableUserRowSerializer(row, context=self.get_serializer_context()).data if row else None
-        return success(payload, self.messages["checkout"])
+        return self.checkout_answer()
 
     @extend_schema(responses={200: s.ConsumableUserRowSerializer(many=True)}, operation_id="consumables_users_list")
     @action(detail=True, methods=["get"], url_path="users", filter_backends=[])
@@ -267,3 +294,57 @@ class ConsumableViewSet(StockViewSet):
     @extend_schema(responses={200: s.HeldConsumableSerializer(many=True)})
     def user_items(self, request, user_pk: str):
         return super().user_items(request, user_pk)
+
+
+class ComponentViewSet(StockViewSet):
+    queryset = Component.objects.all()
+    kind = stock.COMPONENT
+    checkout_kind = stock.COMPONENT
+    serializer_class = s.ComponentSerializer
+    row_serializer_class = s.ComponentAssetRowSerializer
+    held_serializer_class = s.HeldComponentSerializer
+    write_serializer_class = s.ComponentWriteSerializer
+    checkout_serializer_class = s.ComponentCheckoutSerializer
+    checkin_serializer_class = s.QuantityCheckinSerializer
+    filterset_class = filters.ComponentFilterSet
+    permission_section = "components"
+    not_found_message = "Component not found"
+    restore_not_found_message = "Component not found"
+    search_fields = (*StockViewSet.search_fields, "serial")
+    sort_fields: ClassVar[dict[str, Any]] = {**STOCK_SORTS, "serial": "serial"}
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Component created successfully.", "update": "Component updated successfully.",
+        "delete": "The component was deleted successfully.", "restore": "Component restored successfully.",
+        "checkout": "Component checked out successfully.", "checkin": "Component checked in successfully.",
+    }
+
+    @extend_schema(request=s.ComponentCheckoutSerializer,
+                   responses={200: success_envelope(s.ComponentAssetRowSerializer)})
+    @action(detail=True, methods=["post"])
+    def checkout(self, request, pk=None):
+        """Install ``assigned_qty`` units into an asset (``assigned_to``); the payload is the new row."""
+        return self.checkout_answer()
+
+    @extend_schema(request=s.QuantityCheckinSerializer, responses={200: success_envelope(None)})
+    @action(detail=True, methods=["post"])
+    def checkin(self, request, pk=None):
+        """``{pk}`` is the installation row's id (Snipe-IT's ``components_assets`` id): all its units come out, or
+        ``checkin_qty``."""
+        return self.checkin_answer(pk)
+
+    @extend_schema(responses={200: s.ComponentAssetRowSerializer(many=True)}, operation_id="components_assets_list")
+    @action(detail=True, methods=["get"], url_path="assets", filter_backends=[])
+    def holders(self, request, pk=None):
+        """``GET components/{id}/assets``: the assets the component is installed in, newest first (needs
+        assets.view too, as Snipe-IT)."""
+        component = self.get_object()
+        self.require("assets.view")
+        rows = ComponentAssignment.objects.filter(component=component).select_related("assigned_asset",
+                                                                                        "created_by")
+        return self.rows_page(rows, s.ComponentAssetRowSerializer)
+
+    @extend_schema(responses={200: s.HeldComponentSerializer(many=True)})
+    def asset_items(self, request, asset_pk: str):
+        """``GET hardware/{id}/components``: the components installed in an asset, one record per installation."""
+        asset_id = self.visible_asset(asset_pk)
+        return self.held_items_page(self.visible_rows().filter(assigned_asset_id=asset_id))
