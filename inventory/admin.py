@@ -5,8 +5,9 @@ calling ``inventory.services``. Catalogue entries are validated by the API's wri
 restored by ``inventory.catalogue_services``. Accessories and consumables are validated by the API's write
 serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
 checkout rows checked in, by ``inventory.checkout`` (the same log row and webhook signal as the API). Licenses are
-saved, deleted and restored by ``inventory.licenses``, and their seats checked out and in by its ``seat_update``
-(the API's seat PATCH). The action log is in ``activity.admin``.
+saved by ``inventory.licenses`` and deleted and restored by ``inventory.stock``; their seats are checked out and in by
+``item_checkout`` (a free seat) and ``inventory.licenses.seat_update`` (a given seat, as the API's seat PATCH). The
+action log is in ``activity.admin``.
 
 Like the rest of the admin, these pages are not limited by company: only super users sign in (docs/decisions.md), and
 a super user sees every company."""
@@ -349,7 +350,7 @@ class StockAdmin(ServiceAdminMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return (super().get_queryset(request).annotate(units_out=self.kind.assigned_subquery())
-                .annotate(remaining_units=F("qty") - F("units_out")))
+                .annotate(remaining_units=F(self.kind.total_field) - F("units_out")))
 
     def get_readonly_fields(self, request, obj=None):
         # A new item has nothing out yet.
@@ -478,37 +479,34 @@ class LicenseForm(ServiceModelForm):
         return licenses.license_update(item=self.instance, data=data, actor=self.actor)
 
 
+class LicenseCheckoutForm(CheckoutForm):
+    """One free seat of each selected license goes to one user or one asset."""
+
+    location = None
+    quantity = forms.IntegerField(initial=1, min_value=1, max_value=1, widget=forms.HiddenInput)
+
+
 @admin.register(License)
-class LicenseAdmin(ServiceAdminMixin, admin.ModelAdmin):
-    """Licenses with their free seats (one subquery, as the API's list); the change page shows every seat and links
-    to the seat list, where seats are checked out and in."""
+class LicenseAdmin(StockAdmin):
+    """Licenses as a stock whose units are seats: "units out" are the assigned seats and "remaining" the free ones
+    (the kind's subquery), deletes and restores by the stock services, and the checkout action hands out the first
+    free seat of each license. The change page shows every seat and links to the seat list, where given seats are
+    checked out and in."""
 
     form = api_form(License, license_serializers.LicenseWriteSerializer, LicenseForm)
-    list_display = ["name", "category", "company", "seats", "free_seats", "expiration_date", "reassignable",
-                    "deleted_at"]
+    kind = licenses.LICENSE
+    checkout_form = LicenseCheckoutForm
+    checkout_intro = "Check out one free seat of each of these licenses to one user or asset:"
+    list_display = ["name", "category", "company", "seats", "units_out", "remaining", "expiration_date",
+                    "reassignable", "deleted_at"]
     list_filter = [("category", RELATED_ONLY), "company", ("manufacturer", RELATED_ONLY), ("supplier", RELATED_ONLY),
                    "reassignable", "maintained", ("deleted_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "serial", "order_number", "purchase_order", "license_name", "license_email",
                      "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company"]
 
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(free_seats=licenses.free_seats_subquery())
-
-    def get_readonly_fields(self, request, obj=None):
-        return STOCK_OWNED if obj is None else ["free_seats", "seat_table", *STOCK_OWNED]
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "manufacturer":  # as the API: only live manufacturers
-            kwargs["queryset"] = Manufacturer.objects.filter(deleted_at__isnull=True)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    @admin.display(description="free seats", ordering="free_seats")
-    def free_seats(self, obj) -> int:
-        return obj.free_seats
-
     @admin.display(description="seats")
-    def seat_table(self, obj) -> SafeString | str:
+    def holders(self, obj) -> SafeString | str:
         """Every seat of the license (holder, notes, last change) in id order, and a link to check them out or in."""
         rows = LicenseSeat.objects.filter(license=obj).select_related("assigned_user", "assigned_asset")
         cells = [(seat.pk, admin_link(seat.assigned_target), seat.notes or "-", display_for_value(seat.updated_at, "-"))
@@ -519,12 +517,6 @@ class LicenseAdmin(ServiceAdminMixin, admin.ModelAdmin):
             "<table><thead><tr><th>Seat</th><th>Holder</th><th>Notes</th><th>Changed</th></tr></thead>"
             '<tbody>{}</tbody></table><p><a href="{}?license__id__exact={}">Check seats out or in…</a></p>',
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", cells), url, obj.pk)
-
-    def delete_item(self, request, obj) -> None:
-        licenses.license_delete(item=obj, actor=request.user)
-
-    def restore_item(self, request, obj) -> None:
-        licenses.license_restore(item=obj, actor=request.user)
 
 
 class SeatCheckoutForm(CheckoutForm):

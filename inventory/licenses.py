@@ -1,9 +1,10 @@
 """Licenses: software with ``seats`` seats, each assigned to a user or to an asset, or free (API-CONTRACT.md §10).
 
-:class:`LicenseKind` is the shared checkout shape (``inventory.checkout``) with the seat as the assignment: a seat
-checkout or checkin locks the license row and re-reads the seat under that lock, so of concurrent requests for one
-seat only the first assigns it, and a seat removed by a concurrent ``seats`` change is "not found". The services
-below create, update, delete and restore a license in one transaction each:
+:class:`LicenseKind` is a stock kind (``inventory.stock``) on the shared checkout shape (``inventory.checkout``)
+with the seat as the assignment: a seat checkout or checkin locks the license row and re-reads the seat under that
+lock, so of concurrent requests for one seat only the first assigns it, and a seat removed by a concurrent ``seats``
+change is "not found". A license is created (``license_create``: ``stock_create`` and its seats), updated
+(``license_update``), deleted and restored (``stock_delete``, ``stock_restore``) in one transaction each:
 
 * ``seats`` is 1 to :data:`MAX_SEATS`; the license has exactly that many seat rows, added or removed (free ones only,
   newest first) as ``seats`` changes; fewer than the assigned seats is a field error on ``seats``;
@@ -19,12 +20,11 @@ the previous holder's checkin is logged (and notified) before the checkout.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 
 from accounts.models import User
 from accounts.permissions import has_access
@@ -35,7 +35,6 @@ from assetsvc.services import model_update
 from companies.querysets import caller_chooses_company
 from inventory import signals
 from inventory.checkout import (
-    CheckoutKind,
     Target,
     checkin_locked,
     item_checkout,
@@ -45,7 +44,7 @@ from inventory.checkout import (
 )
 from inventory.choices import CategoryType, TargetType
 from inventory.models import License, LicenseSeat
-from inventory.stock import check_category
+from inventory.stock import STOCK_KINDS, StockKind, check_category, stock_create
 
 #: The largest ``seats`` of a license (API-CONTRACT.md §10).
 MAX_SEATS = 100_000
@@ -65,9 +64,6 @@ NO_FREE_SEAT = "Not enough license seats available for checkout"
 SEAT_NOT_ASSIGNED = "This seat is not checked out."
 DELETE_REFUSED = ("This license is currently checked out to a user and cannot be deleted. Please check the license "
                   "in first, and then try deleting again. ")
-#: The input naming a seat's target of each type (reference §4.12).
-TARGET_INPUTS = {TargetType.USER: "assigned_to", TargetType.ASSET: "asset_id"}
-TARGET_FIELDS = {TargetType.USER: "assigned_user", TargetType.ASSET: "assigned_asset"}
 
 
 def can_view_keys(user: User | None) -> bool:
@@ -75,41 +71,51 @@ def can_view_keys(user: User | None) -> bool:
     return user is not None and any(has_access(user, key) for key in KEY_PERMISSIONS)
 
 
-class LicenseKind(CheckoutKind):
-    """License seats: to a user or an asset, one seat per checkout; the item locked is the license, the assignment is
-    the seat (passed as ``seat=``; None picks the first free seat under the lock)."""
+class LicenseKind(StockKind):
+    """License seats: to a user or an asset, one seat per checkout. The item locked is the license and the
+    assignment is the seat (passed as ``seat=``; None picks the first free seat under the lock), so a license's
+    "units out" are its assigned seats and what remains its free ones. As a stock kind, a license is created,
+    deleted (refused while a seat is assigned) and restored by the services of ``inventory.stock``."""
 
     item_type = "license"
     model = License
     assignment_model = LicenseSeat
     item_field = "license"
+    total_field = "seats"
     targets = frozenset({TargetType.USER, TargetType.ASSET})
+    assignment_target_fields: ClassVar[dict[str, str]] = {TargetType.USER: "assigned_user",
+                                                          TargetType.ASSET: "assigned_asset"}
+    #: The input naming a seat's target of each type (reference §4.12).
+    target_inputs: ClassVar[dict[str, str]] = {TargetType.USER: "assigned_to", TargetType.ASSET: "asset_id"}
     checked_out = signals.license_checked_out
     checked_in = signals.license_checked_in
-    #: For ``inventory.stock.check_category``.
+    not_found_message = NOT_FOUND
+    row_not_found_message = SEAT_NOT_FOUND
     category_type = CategoryType.LICENSE
+    delete_refused = DELETE_REFUSED
     label = "license"
 
-    def not_found(self) -> Exception:
-        return NotFoundError(NOT_FOUND)
+    # --- seats are counted, not summed --------------------------------------------------------------------------
 
-    def seat_not_found(self) -> Exception:
-        return NotFoundError(SEAT_NOT_FOUND, code="seat_not_found")
+    def assigned_subquery(self) -> Coalesce:
+        """Assigned seats per license, as a correlated subquery (annotate it on license lists: one query per page)."""
+        rows = (LicenseSeat.objects.filter(license=OuterRef("pk")).assigned().order_by().values("license")
+                .annotate(n=Count("pk")).values("n")[:1])
+        return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
+
+    def units_out(self, item) -> int:
+        return LicenseSeat.objects.filter(license=item).assigned().count()
+
+    def remaining(self, item) -> int:
+        return LicenseSeat.objects.filter(license=item).free().count()
+
+    # --- checkout and checkin of one seat -----------------------------------------------------------------------
 
     def invalid_target(self, item, target_type, target_id, reason=None) -> Exception:
         """A field error on the input naming the target, identical for a missing and an invisible id."""
-        key = TARGET_INPUTS.get(target_type, "assigned_to")
-        return InvalidInputError(reason or TARGET_NOT_FOUND, code="invalid_target",
-                                 messages={key: [f"The selected {key.replace('_', ' ')} is invalid."]})
+        return super().invalid_target(item, target_type, target_id, reason or TARGET_NOT_FOUND)
 
-    def lock_assignment(self, item, assignment):
-        """The seat as it is now that the license is locked (None: gone, or of another license)."""
-        if assignment is None:
-            return None
-        return LicenseSeat.objects.select_for_update().filter(pk=getattr(assignment, "pk", assignment),
-                                                              license=item).first()
-
-    def ensure_available(self, item, *, quantity: int, seat: LicenseSeat | int | None = None, **options) -> None:
+    def ensure_available(self, item, *, quantity: int, seat: LicenseSeat | None = None, **options) -> None:
         """The seat re-read under the lock (or the first free one): an assigned seat is refused unless the license
         is reassignable. The fresh seat rides on the license for :meth:`assign` and the caller."""
         self.ensure_live(item)
@@ -120,7 +126,7 @@ class LicenseKind(CheckoutKind):
         else:
             fresh = self.lock_assignment(item, seat)
             if fresh is None:
-                raise self.seat_not_found()
+                raise NotFoundError(SEAT_NOT_FOUND, code="checkout_not_found")
             if fresh.is_assigned and not item.reassignable:
                 raise ConflictError(SEAT_UNAVAILABLE, code="not_reassignable")
         item.checkout_row = fresh
@@ -130,7 +136,7 @@ class LicenseKind(CheckoutKind):
         if seat.is_assigned:  # reassignable: the previous holder gives the seat back first (logged, notified)
             checkin_locked(kind=self, locked=item, actor=actor, assignment=seat, note=note)
         target_type = target_type_of(target)
-        for kind, field in TARGET_FIELDS.items():
+        for kind, field in self.assignment_target_fields.items():
             setattr(seat, field, target if kind == target_type else None)
         if seat_notes is not None:
             seat.notes = seat_notes
@@ -138,8 +144,7 @@ class LicenseKind(CheckoutKind):
         return {"location_id": getattr(target, "location_id", None)}
 
     def ensure_checked_out(self, item, assignment) -> None:
-        if assignment is None:
-            raise self.seat_not_found()
+        super().ensure_checked_out(item, assignment)
         if not assignment.is_assigned:
             raise ConflictError(SEAT_NOT_ASSIGNED, code="seat_not_assigned")
 
@@ -153,6 +158,9 @@ class LicenseKind(CheckoutKind):
 
 
 LICENSE = LicenseKind()
+# The stock services create, delete and restore a license as they do any stock item (category type, rule 7, the
+# delete guard on what is out, the log rows); seats and the product key are handled below.
+STOCK_KINDS[License] = LICENSE
 
 
 # --- seats --------------------------------------------------------------------------------------------------------
@@ -163,8 +171,8 @@ def same_target(seat: LicenseSeat, target: Target) -> bool:
 
 
 @transaction.atomic
-def seat_update(*, license: License | int, seat: LicenseSeat | int, target: Target | None, actor: User,
-                clears: frozenset[str] = frozenset(TARGET_FIELDS), note: str = "", notes: str | None = None,
+def seat_update(*, license: License | int, seat: LicenseSeat, target: Target | None, actor: User,
+                clears: frozenset[str] = frozenset(LicenseKind.targets), note: str = "", notes: str | None = None,
                 ) -> LicenseSeat:
     """``PATCH licenses/{id}/seats/{seat_id}`` (reference §4.12), decided on the seat as it is under the license's
     lock: ``target`` checks the seat out to it (nothing happens when it holds the seat already); None checks it in
@@ -174,7 +182,7 @@ def seat_update(*, license: License | int, seat: LicenseSeat | int, target: Targ
     LICENSE.ensure_live(locked)
     current = LICENSE.lock_assignment(locked, seat)
     if current is None:
-        raise LICENSE.seat_not_found()
+        raise NotFoundError(SEAT_NOT_FOUND, code="checkout_not_found")
     if target is None:
         if current.is_assigned and target_type_of(current.assigned_target) in clears:
             require_note(note)
@@ -197,18 +205,13 @@ def visible_seat(license: License, seat_pk: Any, actor: User) -> LicenseSeat:
         visible = License.objects.restrict(actor).filter(deleted_at__isnull=True)
         seat = LicenseSeat.objects.filter(pk=pk, license__in=visible).first()
     if seat is None:
-        raise LICENSE.seat_not_found()
+        raise NotFoundError(SEAT_NOT_FOUND, code="checkout_not_found")
     if seat.license_id != license.pk:
         raise NotFoundError(SEAT_OF_ANOTHER_LICENSE, code="seat_of_another_license")
     return seat
 
 
 # --- licenses -----------------------------------------------------------------------------------------------------
-
-
-def _log(action: str, item: License, actor: User | None, meta: dict | None = None) -> None:
-    log_action(action_type=action, item_type=LICENSE.item_type, item_id=item.pk, actor=actor,
-               company_id=log_company_id(actor, item, None), log_meta=meta)
 
 
 def hide_key(changes: dict[str, dict]) -> dict[str, dict]:
@@ -238,17 +241,10 @@ def set_seats(license: License, seats: int, actor: User | None) -> None:
 
 @transaction.atomic
 def license_create(*, model: type[License] = License, data: dict[str, Any], actor: User | None) -> License:
-    """Create a license (its company by rule 7) with ``seats`` free seats, and log ``create``."""
-    check_category(LICENSE, data)
-    data = dict(data)
-    if not caller_chooses_company(actor):
-        data["company"] = getattr(actor, "company", None)
-    item = model(**data)
-    if actor is not None and actor.pk:
-        item.created_by = actor
-    item.save()
+    """Create a license as any stock item (``stock_create``: category type, rule 7, the log row) with ``seats``
+    free seats."""
+    item = stock_create(model=model, data=data, actor=actor)
     set_seats(item, item.seats, actor)
-    _log(ActionType.CREATE, item, actor)
     return item
 
 
@@ -267,38 +263,6 @@ def license_update(*, item: License, data: dict[str, Any], actor: User | None) -
     changes = model_update(locked, data)
     locked.save()
     if changes:
-        _log(ActionType.UPDATE, locked, actor, hide_key(changes))
+        log_action(action_type=ActionType.UPDATE, item_type=LICENSE.item_type, item_id=locked.pk, actor=actor,
+                   company_id=log_company_id(actor, locked, None), log_meta=hide_key(changes))
     return locked
-
-
-@transaction.atomic
-def license_delete(*, item: License, actor: User | None) -> None:
-    """Soft-delete; refused while a seat is assigned (reference §4.14). The seat rows stay, hidden with the
-    license."""
-    locked = LICENSE.lock(item)
-    if locked.deleted_at is not None:
-        raise LICENSE.not_found()
-    if LicenseSeat.objects.filter(license=locked).assigned().exists():
-        raise ConflictError(DELETE_REFUSED, code="in_use")
-    locked.deleted_at = timezone.now()
-    locked.save(update_fields=["deleted_at", "updated_at"])
-    _log(ActionType.DELETE, locked, actor)
-
-
-@transaction.atomic
-def license_restore(*, item: License, actor: User | None) -> License:
-    """Bring a soft-deleted license back, with its seats."""
-    locked = LICENSE.lock(item)
-    if locked.deleted_at is None:
-        raise ConflictError("The license was not deleted and therefore cannot be restored", code="not_deleted")
-    locked.deleted_at = None
-    locked.save(update_fields=["deleted_at", "updated_at"])
-    _log(ActionType.RESTORE, locked, actor)
-    return locked
-
-
-def free_seats_subquery() -> Coalesce:
-    """Free seats per license, as a correlated subquery (annotate it on license lists: one query per page)."""
-    rows = (LicenseSeat.objects.filter(license=OuterRef("pk")).free().order_by().values("license")
-            .annotate(n=Count("pk")).values("n")[:1])
-    return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))

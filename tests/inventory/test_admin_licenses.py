@@ -51,7 +51,7 @@ def received():
 
 def listed(client, **params: Any) -> list[tuple[str, int, int]]:
     rows = client.get(url(License), params).context["cl"].result_list
-    return [(row.name, row.seats, row.free_seats) for row in rows]
+    return [(row.name, row.seats, row.remaining_units) for row in rows]
 
 
 def apply_action(client, model, name: str, objs, **data: Any):
@@ -150,3 +150,20 @@ def test_seats_are_read_only_and_checked_out_and_in_by_actions(admin_client, rec
     first.refresh_from_db()
     assert not first.is_assigned
     assert received == ["license_checked_out", "license_checked_out", "license_checked_in"]
+
+
+def test_the_license_checkout_action_hands_out_a_free_seat_of_each(admin_client, received):
+    full, roomy = LicenseFactory(name="Full", seats=1), LicenseFactory(name="Roomy", seats=2)
+    seat_out(UserFactory(), full)
+    asset = AssetFactory()
+    page = admin_client.post(url(License), {"action": "checkout_selected", ACTION_CHECKBOX_NAME: [roomy.pk]})
+    assert page.status_code == 200 and b'name="location"' not in page.content
+    resp = apply_action(admin_client, License, "checkout_selected", [full, roomy], asset=asset.pk, quantity="1",
+                        note="lab")
+    assert "1 licenses checked out." in texts(resp)
+    assert any("Not enough license seats available for checkout" in text for text in texts(resp))
+    assert LicenseSeat.objects.get(license=roomy, assigned_asset=asset).pk == min(
+        LicenseSeat.objects.filter(license=roomy).values_list("pk", flat=True))
+    log = ActionLog.objects.get()
+    assert (log.action_type, log.item_id, log.target_type, log.note) == ("checkout", roomy.pk, "asset", "lab")
+    assert received == ["license_checked_out"]

@@ -17,14 +17,15 @@ from activity.models import ActionLog
 from inventory.api.licenses.serializers import BOTH_TARGETS
 from inventory.licenses import NOT_FOUND, SEAT_OF_ANOTHER_LICENSE, TARGET_NOT_FOUND
 from inventory.models import License, LicenseSeat
-from tests.api_mixins import ERROR_KEYS, http_errors
+from tests.api_mixins import http_errors
 from tests.factories import AssetFactory, CategoryFactory, LicenseFactory, UserFactory
 from tests.factories.inventory import seat_out
+from tests.inventory.test_api_stock_rules import refusal
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/licenses"
-INVALID, NOT_FOUND_STATUS, CONFLICT = 422, 404, 409
+INVALID, NOT_FOUND_STATUS = 422, 404
 
 
 def state() -> tuple[Any, ...]:
@@ -38,14 +39,6 @@ def mode(request, settings) -> str:
     if request.param == "http":
         http_errors(settings)
     return request.param
-
-
-def refusal(response, mode: str, http_status: int) -> dict[str, Any]:
-    assert response.status_code == (200 if mode == "compat" else http_status), response.content
-    body = response.json()
-    assert set(body) == ERROR_KEYS and body["status"] == "error" and body["payload"] is None, body
-    assert body["message"] and isinstance(body["message"], str)
-    return body
 
 
 def create_body(**changes: Any) -> dict[str, Any]:

@@ -116,3 +116,13 @@ def admin_user(transactional_db):
 
 def posted_bodies(server) -> list[dict]:
     return [request.get_json() for request, _response in server.log]
+
+
+def serve_platform(webhook, receiver, platform: str) -> str:
+    """Point the site's webhook of ``platform`` at the local receiver (a workflows URL for microsoft, a channel for
+    the channel-based kinds), answering 200; returns the endpoint."""
+    path = HOOK_PATH + ("/workflows/1" if platform == "microsoft" else "")
+    endpoint = receiver.url_for(path)
+    webhook(platform, endpoint, channel="#it" if platform in {"slack", "general"} else "")
+    receiver.expect_request(path, method="POST").respond_with_json({"ok": True})
+    return endpoint

@@ -21,7 +21,7 @@ from inventory.services import asset_delete
 from notifications.delivery import wait_for_idle
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, AssetModelFactory, LicenseFactory, UserFactory
-from tests.notifications.conftest import HOOK_PATH, posted_bodies
+from tests.notifications.conftest import HOOK_PATH, posted_bodies, serve_platform
 from tests.notifications.test_receivers import EXPECTED
 
 KEY = "SECRET-PRODUCT-KEY-42"
@@ -85,10 +85,7 @@ CASES: dict[str, tuple[Callable[[SimpleNamespace], None], list[tuple[str, str]]]
 @pytest.mark.parametrize("platform", ["slack", "general", "google", "microsoft"])
 @pytest.mark.parametrize("case", list(CASES))
 def test_license_events_post_the_spec_bodies(webhook, receiver, scene, case, platform):
-    path = HOOK_PATH + ("/workflows/1" if platform == "microsoft" else "")
-    endpoint = receiver.url_for(path)
-    webhook(platform, endpoint, channel="#it" if platform in {"slack", "general"} else "")
-    receiver.expect_request(path, method="POST").respond_with_json({"ok": True})
+    endpoint = serve_platform(webhook, receiver, platform)
     run, posts = CASES[case]
 
     run(scene)

@@ -26,7 +26,7 @@ from tests.factories import (
     LocationFactory,
     UserFactory,
 )
-from tests.notifications.conftest import HOOK_PATH, posted_bodies
+from tests.notifications.conftest import HOOK_PATH, posted_bodies, serve_platform
 from tests.notifications.test_receivers import EXPECTED
 
 OUT_TO_GRACE = "Accessory USB Hub was checked out to Grace Hopper by Ada Admin"
@@ -80,10 +80,7 @@ CASES: dict[str, tuple[Callable[[SimpleNamespace], None], list[tuple[str, str]]]
 @pytest.mark.parametrize("platform", ["slack", "general", "google", "microsoft"])
 @pytest.mark.parametrize("case", list(CASES))
 def test_stock_events_post_the_spec_bodies(webhook, receiver, scene, case, platform):
-    path = HOOK_PATH + ("/workflows/1" if platform == "microsoft" else "")
-    endpoint = receiver.url_for(path)
-    webhook(platform, endpoint, channel="#it" if platform in {"slack", "general"} else "")
-    receiver.expect_request(path, method="POST").respond_with_json({"ok": True})
+    endpoint = serve_platform(webhook, receiver, platform)
     run, posts = CASES[case]
 
     run(scene)

@@ -10,40 +10,26 @@ for callers who may see keys (``licenses.keys``, ``.create`` or ``.edit``).
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import Any, ClassVar
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from accounts.models import User
-from accounts.services import USER_NOT_FOUND
-from assetsvc.api.viewsets import ResourceViewSet, success, success_envelope
-from assetsvc.registry import hook
-from companies.querysets import caller_chooses_company
+from assetsvc.api.viewsets import success, success_envelope
 from inventory import licenses
-from inventory.api.catalogue.views import SELECTLIST_KEYS
-from inventory.api.checkout import CheckoutActionsMixin
 from inventory.api.licenses import filters
 from inventory.api.licenses import serializers as s
+from inventory.api.stock.views import StockViewSet, created_by_sort
 from inventory.checkout import resolve_target
-from inventory.choices import TargetType
-from inventory.models import Asset, License, LicenseSeat
+from inventory.models import License, LicenseSeat
 
-_ID = re.compile(r"^[0-9]{1,18}$")
 #: The seat input naming a target → its type.
-TARGET_KEYS = {"assigned_to": TargetType.USER, "asset_id": TargetType.ASSET}
+TARGET_KEYS = {key: target_type for target_type, key in licenses.LICENSE.target_inputs.items()}
 SEAT_RELATED = ("license", "assigned_user__location", "assigned_asset__location")
-
-
-def created_by_sort() -> tuple[str, str]:
-    return ("created_by__first_name", "created_by__last_name")
-
-
 LICENSE_SORTS: dict[str, Any] = {
     key: key for key in ("id", "name", "purchase_cost", "expiration_date", "purchase_order", "order_number", "notes",
                          "purchase_date", "license_name", "license_email", "seats", "termination_date", "min_amt",
@@ -57,38 +43,37 @@ SEARCH_FIELDS = ("name", "notes", "order_number", "purchase_order", "category__n
                  "supplier__name", "company__name")
 
 
-class LicenseViewSet(CheckoutActionsMixin, ResourceViewSet):
+class LicenseViewSet(StockViewSet):
+    """A stock kind whose units are seats: rule 7, ``deleted=true`` lists, restore, delete guard and who-holds-what
+    come from :class:`StockViewSet`; the seat routes, the free-seat count and the product-key rule are the
+    license's own."""
+
     queryset = License.objects.all()
+    kind = licenses.LICENSE
+    checkout_kind = licenses.LICENSE
     serializer_class = s.LicenseSerializer
+    held_serializer_class = s.HeldLicenseSerializer
     write_serializer_class = s.LicenseWriteSerializer
     filterset_class = filters.LicenseFilterSet
-    checkout_kind = licenses.LICENSE
     permission_section = "licenses"
     not_found_message = licenses.NOT_FOUND
     restore_not_found_message = licenses.NOT_FOUND
-    soft_deletes = True
-    selectlist_keys = SELECTLIST_KEYS
     flat_keys = ("category", "company", "manufacturer", "supplier")
     create_service = staticmethod(licenses.license_create)
     update_service = staticmethod(licenses.license_update)
-    delete_service = staticmethod(licenses.license_delete)
-    restore_service = staticmethod(licenses.license_restore)
     messages: ClassVar[dict[str, str]] = {
         "create": "License created successfully.", "update": "License updated successfully.",
         "delete": "The license was deleted successfully.", "restore": "License restored successfully.",
         "seat": "License updated successfully.",
     }
     action_permissions: ClassVar[dict[str, str | None]] = {
-        **ResourceViewSet.action_permissions, "seats": "view", "seat": "view", "seat_update": "checkout",
-        "user_items": "view", "asset_items": "view",
+        **StockViewSet.action_permissions, "seats": "view", "seat": "view", "seat_update": "checkout",
     }
 
     @cached_property
     def abilities(self) -> dict[str, bool]:
-        checker = hook("permission_checker")
-        user = self.request.user
-        can = {verb: checker(user, f"licenses.{verb}") for verb in ("view", "create", "edit", "delete", "checkout")}
-        return {**can, "keys": licenses.can_view_keys(user)}
+        """The section's verbs, and ``keys``: the caller may read product keys."""
+        return {**super().abilities, "keys": licenses.can_view_keys(self.request.user)}
 
     @property
     def search_fields(self) -> tuple[str, ...]:
@@ -99,26 +84,9 @@ class LicenseViewSet(CheckoutActionsMixin, ResourceViewSet):
     def sort_fields(self) -> dict[str, Any]:
         return {**LICENSE_SORTS, **KEY_SORTS} if self.abilities["keys"] else LICENSE_SORTS
 
-    def write_input(self) -> dict[str, Any]:
-        """Rule 7, as ``/hardware``: a caller who may not choose the company (separation on, not a super user) has
-        ``company_id`` dropped before validation, so a new license gets their company whatever the body says, an
-        update never moves it, and another company's id is neither refused nor probed."""
-        data = dict(self.input)
-        if not caller_chooses_company(self.request.user):
-            data.pop("company_id", None)
-        return data
-
-    def list_deleted(self) -> bool:
-        return str(self.request.query_params.get("deleted", "")).strip().lower() == "true"
-
     def annotate(self, queryset: QuerySet) -> QuerySet:
         return (queryset.select_related("category", "company", "manufacturer", "supplier")
-                .annotate(free_seats=licenses.free_seats_subquery()))
-
-    @extend_schema(request=None)
-    @action(detail=True, methods=["post"])
-    def restore(self, request, pk=None):
-        return self.restore_item(request)
+                .annotate(units_out=self.kind.assigned_subquery(), free_seats=F("seats") - F("units_out")))
 
     # --- seats ----------------------------------------------------------------------------------------------------
 
@@ -174,15 +142,10 @@ class LicenseViewSet(CheckoutActionsMixin, ResourceViewSet):
 
     # --- what a user or an asset holds ---------------------------------------------------------------------------
 
-    def require(self, key: str) -> None:
-        if not hook("permission_checker")(self.request.user, key):
-            raise exceptions.PermissionDenied()
-
-    def held_page(self, seats: QuerySet) -> Response:
+    def held_items_page(self, rows: QuerySet) -> Response:
         """A page of seats answered as license records (with the seat's id): the licenses are loaded in one query
         through :meth:`get_queryset`, so they carry the same counts, key rule and scoping."""
-        visible = License.objects.restrict(self.request.user).filter(deleted_at__isnull=True)
-        page = self.paginate_queryset(seats.filter(license__in=visible).order_by("-updated_at", "-pk"))
+        page = self.paginate_queryset(rows.order_by("-updated_at", "-pk"))
         ids = {seat.license_id for seat in page}
         items = {item.pk: item for item in self.get_queryset().filter(pk__in=ids)} if ids else {}
         data = s.HeldLicenseSerializer(s.held_licenses(page, items), many=True,
@@ -192,18 +155,9 @@ class LicenseViewSet(CheckoutActionsMixin, ResourceViewSet):
     @extend_schema(responses={200: s.HeldLicenseSerializer(many=True)})
     def user_items(self, request, user_pk: str):
         """``GET users/{id}/licenses``: one license record per seat the user holds (needs users.view)."""
-        pk = str(user_pk).strip()
-        if not (_ID.match(pk) and User.objects.restrict(request.user).filter(pk=int(pk)).exists()):
-            raise self.not_found(USER_NOT_FOUND)
-        self.require("users.view")
-        return self.held_page(LicenseSeat.objects.filter(assigned_user_id=int(pk)))
+        return super().user_items(request, user_pk)
 
     @extend_schema(responses={200: s.HeldLicenseSerializer(many=True)})
     def asset_items(self, request, asset_pk: str):
         """``GET hardware/{id}/licenses``: one license record per seat the asset holds (needs assets.view)."""
-        pk = str(asset_pk).strip()
-        if not (_ID.match(pk) and Asset.objects.restrict(request.user).filter(pk=int(pk), deleted_at__isnull=True)
-                .exists()):
-            raise self.not_found("Asset does not exist.")
-        self.require("assets.view")
-        return self.held_page(LicenseSeat.objects.filter(assigned_asset_id=int(pk)))
+        return self.held_items_page(self.visible_rows().filter(assigned_asset_id=self.visible_asset(asset_pk)))
