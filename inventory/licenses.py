@@ -66,6 +66,11 @@ DELETE_REFUSED = ("This license is currently checked out to a user and cannot be
                   "in first, and then try deleting again. ")
 
 
+def seat_not_found() -> NotFoundError:
+    """A seat that does not exist, is gone, or belongs to a license the caller may not see (or a deleted one)."""
+    return NotFoundError(SEAT_NOT_FOUND, code="checkout_not_found")
+
+
 def can_view_keys(user: User | None) -> bool:
     """Whether ``user`` may read product keys: ``licenses.keys``, ``licenses.create`` or ``licenses.edit``."""
     return user is not None and any(has_access(user, key) for key in KEY_PERMISSIONS)
@@ -126,7 +131,7 @@ class LicenseKind(StockKind):
         else:
             fresh = self.lock_assignment(item, seat)
             if fresh is None:
-                raise NotFoundError(SEAT_NOT_FOUND, code="checkout_not_found")
+                raise seat_not_found()
             if fresh.is_assigned and not item.reassignable:
                 raise ConflictError(SEAT_UNAVAILABLE, code="not_reassignable")
         item.checkout_row = fresh
@@ -182,7 +187,7 @@ def seat_update(*, license: License | int, seat: LicenseSeat, target: Target | N
     LICENSE.ensure_live(locked)
     current = LICENSE.lock_assignment(locked, seat)
     if current is None:
-        raise NotFoundError(SEAT_NOT_FOUND, code="checkout_not_found")
+        raise seat_not_found()
     if target is None:
         if current.is_assigned and target_type_of(current.assigned_target) in clears:
             require_note(note)
@@ -205,7 +210,7 @@ def visible_seat(license: License, seat_pk: Any, actor: User) -> LicenseSeat:
         visible = License.objects.restrict(actor).filter(deleted_at__isnull=True)
         seat = LicenseSeat.objects.filter(pk=pk, license__in=visible).first()
     if seat is None:
-        raise NotFoundError(SEAT_NOT_FOUND, code="checkout_not_found")
+        raise seat_not_found()
     if seat.license_id != license.pk:
         raise NotFoundError(SEAT_OF_ANOTHER_LICENSE, code="seat_of_another_license")
     return seat
