@@ -14,7 +14,7 @@ import pytest
 from activity.models import ActionLog
 from inventory.models import ComponentAssignment
 from tests.api_mixins import error_of, http_errors
-from tests.factories import AssetFactory, ComponentFactory
+from tests.factories import AssetFactory, ComponentFactory, UserFactory
 from tests.factories.inventory import component_in
 from tests.inventory.test_api_stock_rules import (
     COMPONENTS,
@@ -154,3 +154,22 @@ def test_units_installed_in_several_assets_are_each_a_row(token_client):
     assert rows["total"] == 3
     assert sorted((row["name"], row["checkout_qty"], row["remaining"]) for row in rows["rows"]) == [
         ("Disk", 1, 1), ("RAM", 1, 1), ("RAM", 2, 1)]
+
+
+@pytest.mark.parametrize(("keys", "installed", "expected"), [
+    ({"components.checkin": 1}, 2, True),
+    ({"components.checkin": 1}, 0, False),  # nothing to take out
+    ({"components.checkout": 1}, 2, False),  # not the caller's key
+])
+def test_available_actions_offer_checkin_while_units_are_installed(make_client, keys, installed, expected):
+    """Snipe-IT's component record offers ``checkin`` to callers with ``components.checkin`` (accessories never do);
+    in lists, single reads and ``hardware/{id}/components`` alike."""
+    component, host = ComponentFactory(qty=5), AssetFactory()
+    if installed:
+        component_in(host, component, installed)
+    client = make_client(UserFactory(permissions={"components.view": 1, "assets.view": 1, **keys}))
+    shown = client.get(f"{COMPONENTS}/{component.pk}").json()
+    listed = client.get(COMPONENTS).json()["rows"]
+    assert shown["available_actions"]["checkin"] is listed[0]["available_actions"]["checkin"] is expected
+    for row in client.get(f"/api/v1/hardware/{host.pk}/components").json()["rows"]:
+        assert row["available_actions"]["checkin"] is expected
