@@ -14,7 +14,7 @@ import pytest
 from activity.models import ActionLog
 from inventory.models import ComponentAssignment
 from tests.api_mixins import error_of, http_errors
-from tests.factories import AssetFactory, ComponentFactory, UserFactory
+from tests.factories import AssetFactory, CompanyFactory, ComponentFactory, UserFactory
 from tests.factories.inventory import component_in
 from tests.inventory.test_api_stock_rules import (
     COMPONENTS,
@@ -173,3 +173,24 @@ def test_available_actions_offer_checkin_while_units_are_installed(make_client, 
     assert shown["available_actions"]["checkin"] is listed[0]["available_actions"]["checkin"] is expected
     for row in client.get(f"/api/v1/hardware/{host.pk}/components").json()["rows"]:
         assert row["available_actions"]["checkin"] is expected
+
+
+def test_a_company_user_takes_their_units_out_of_another_companys_asset(make_client, fmcs_on):
+    """Installation rows belong to the component's company (docs/decisions.md, issue 11): a company user may take
+    their component's units out of an asset they cannot see (installed there by a super user), though the asset is
+    not listed to them; another company's component in their own asset stays out of their reach."""
+    ours, theirs = CompanyFactory(), CompanyFactory()
+    client = make_client(UserFactory(company=ours, permissions={"components.view": 1, "components.checkin": 1,
+                                                                "assets.view": 1}))
+    mine, foreign_asset = ComponentFactory(company=ours, qty=5), AssetFactory(company=theirs)
+    row = component_in(foreign_asset, mine, 3)
+    assert client.get(f"{COMPONENTS}/{mine.pk}/assets").json()["total"] == 0
+    assert record(client, "component", mine)["remaining"] == 2
+    take_out(client, row.pk, 1)
+    assert record(client, "component", mine)["remaining"] == 3
+    log = ActionLog.objects.get(action_type="checkin from")
+    assert (log.target_type, log.target_id, log.company_id) == ("asset", foreign_asset.pk, ours.pk)
+    theirs_in_mine = component_in(AssetFactory(company=ours), ComponentFactory(company=theirs), 2)
+    response = client.post(f"{COMPONENTS}/{theirs_in_mine.pk}/checkin", {}, format="json")
+    assert response.json()["message"] == "No matching checkouts for that component join record"
+    assert ComponentAssignment.objects.get(pk=theirs_in_mine.pk).assigned_qty == 2
