@@ -20,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from activity.models import ActionLog
 from inventory import signals
+from inventory.checkout import target_type_of
 from inventory.models import (
     Accessory,
     AccessoryCheckout,
@@ -312,25 +313,33 @@ def test_consumables_are_handed_to_users_only(admin_client, received):
     assert received == [("consumable_checked_out", 4)]
 
 
-def test_checkin_action_returns_the_units_and_logs(admin_client, received):
-    accessory = AccessoryFactory(qty=5)
-    user = UserFactory()
-    whole, part = accessory_out(user, accessory, qty=2), accessory_out(LocationFactory(), accessory, qty=3)
-    page = admin_client.post(url(AccessoryCheckout), {"action": "checkin_selected", ACTION_CHECKBOX_NAME: [whole.pk]})
+@pytest.mark.parametrize(("kind", "done", "signalled"), [
+    ("accessory", "1 checkout rows checked in.", [("accessory_checked_in", None), ("accessory_checked_in", 1)]),
+    ("component", "1 installation rows checked in.", []),  # components notify nothing
+])
+def test_checkin_action_returns_the_units_and_logs(admin_client, received, kind, done, signalled):
+    """A whole row (no quantity) and part of one: the API's log rows (``log_meta`` as the API's) and signals."""
+    model, factory, put_out, rows, stock_kind = RETURNABLE[kind]
+    item = factory(qty=5)
+    whole, part = put_out(item, 2), put_out(item, 3)
+    holder = stock_kind.assignment_target(whole)
+    page = admin_client.post(url(rows), {"action": "checkin_selected", ACTION_CHECKBOX_NAME: [whole.pk]})
     assert page.status_code == 200 and b"Check in" in page.content
 
-    resp = apply_action(admin_client, AccessoryCheckout, "checkin_selected", [whole], quantity="", note="returned")
-    assert "1 checkout rows checked in." in texts(resp)
-    assert not AccessoryCheckout.objects.filter(pk=whole.pk).exists()
+    resp = apply_action(admin_client, rows, "checkin_selected", [whole], quantity="", note="returned")
+    assert done in texts(resp)
+    assert not rows.objects.filter(pk=whole.pk).exists()
     log = ActionLog.objects.get()
-    assert (log.action_type, log.item_type, log.item_id) == ("checkin from", "accessory", accessory.pk)
-    assert (log.target_type, log.target_id, log.note) == ("user", user.pk, "returned")
+    assert (log.action_type, log.item_type, log.item_id) == ("checkin from", kind, item.pk)
+    assert (log.target_type, log.target_id, log.note) == (target_type_of(holder), holder.pk, "returned")
 
-    apply_action(admin_client, AccessoryCheckout, "checkin_selected", [part], quantity="1", note="")
+    apply_action(admin_client, rows, "checkin_selected", [part], quantity="1", note="")
     part.refresh_from_db()
     assert part.assigned_qty == 2
-    assert listed(admin_client, Accessory) == [(accessory.name, 2, 3)]
-    assert received == [("accessory_checked_in", None), ("accessory_checked_in", 1)]
+    assert listed(admin_client, model) == [(item.name, 2, 3)]
+    assert ActionLog.objects.latest("pk").log_meta == {"checkin_qty": {"old": None, "new": 1},
+                                                       "assigned_qty": {"old": 3, "new": 2}}
+    assert received == signalled
 
 
 @pytest.mark.parametrize("kind", RETURNABLE)
@@ -387,23 +396,4 @@ def test_components_are_installed_into_assets_only_and_notify_nothing(admin_clie
     resp = apply_action(admin_client, Component, "checkout_selected", [ram], asset="", quantity="1")
     assert resp.context["form"].errors == {"asset": ["This field is required."]}
     assert ComponentAssignment.objects.count() == 1 and ActionLog.objects.count() == 1
-    assert received == []
-
-
-def test_installation_rows_are_taken_out_whole_or_in_part(admin_client, received):
-    ram, host = ComponentFactory(qty=6), AssetFactory()
-    whole, part = component_in(host, ram, qty=2), component_in(AssetFactory(), ram, qty=3)
-    resp = apply_action(admin_client, ComponentAssignment, "checkin_selected", [whole], quantity="", note="swapped")
-    assert "1 installation rows checked in." in texts(resp)
-    assert not ComponentAssignment.objects.filter(pk=whole.pk).exists()
-    log = ActionLog.objects.get()
-    assert (log.action_type, log.item_type, log.item_id) == ("checkin from", "component", ram.pk)
-    assert (log.target_type, log.target_id, log.note) == ("asset", host.pk, "swapped")
-
-    apply_action(admin_client, ComponentAssignment, "checkin_selected", [part], quantity="1", note="")
-    part.refresh_from_db()
-    assert part.assigned_qty == 2
-    assert listed(admin_client, Component) == [(ram.name, 2, 4)]
-    assert ActionLog.objects.latest("pk").log_meta == {"checkin_qty": {"old": None, "new": 1},
-                                                       "assigned_qty": {"old": 3, "new": 2}}
     assert received == []

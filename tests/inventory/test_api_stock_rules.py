@@ -256,26 +256,20 @@ def test_a_name_of_255_characters_is_kept_whole(token_client, kind):
 HUGE_IDS = ("99999999999999999999", str(2**63), str(2**62), "-1", "0", "1e3", "12abc")
 
 
+#: Each kind's "not found" of an item in the path.
+ITEM_NOT_FOUND = {"accessory": "Accessory not found", "consumable": "Consumable not found",
+                  "component": "Component not found"}
+
+
 @pytest.mark.parametrize(("method", "path", "message"), [
-    ("get", ACCESSORIES + "/{id}", "Accessory not found"),
-    ("patch", ACCESSORIES + "/{id}", "Accessory not found"),
-    ("put", ACCESSORIES + "/{id}", "Accessory not found"),
-    ("delete", ACCESSORIES + "/{id}", "Accessory not found"),
-    ("post", ACCESSORIES + "/{id}/restore", "Accessory not found"),
+    *((method, URLS[kind] + suffix, ITEM_NOT_FOUND[kind]) for kind in URLS
+      for method, suffix in (("get", "/{id}"), ("patch", "/{id}"), ("put", "/{id}"), ("delete", "/{id}"),
+                             ("post", "/{id}/restore"))),
     ("post", ACCESSORIES + "/{id}/checkout", "Accessory not found"),
     ("post", ACCESSORIES + "/{id}/checkin", CHECKOUT_ROW_NOT_FOUND),
     ("get", ACCESSORIES + "/{id}/checkedout", "Accessory not found"),
-    ("get", CONSUMABLES + "/{id}", "Consumable not found"),
-    ("patch", CONSUMABLES + "/{id}", "Consumable not found"),
-    ("delete", CONSUMABLES + "/{id}", "Consumable not found"),
-    ("post", CONSUMABLES + "/{id}/restore", "Consumable not found"),
     ("post", CONSUMABLES + "/{id}/checkout", "Consumable does not exist."),
     ("get", CONSUMABLES + "/{id}/users", "Consumable not found"),
-    ("get", COMPONENTS + "/{id}", "Component not found"),
-    ("patch", COMPONENTS + "/{id}", "Component not found"),
-    ("put", COMPONENTS + "/{id}", "Component not found"),
-    ("delete", COMPONENTS + "/{id}", "Component not found"),
-    ("post", COMPONENTS + "/{id}/restore", "Component not found"),
     ("post", COMPONENTS + "/{id}/checkout", "Component does not exist."),
     ("post", COMPONENTS + "/{id}/checkin", COMPONENT_ROW_NOT_FOUND),
     ("get", COMPONENTS + "/{id}/assets", "Component not found"),

@@ -48,6 +48,7 @@ from tests.inventory.test_api_stock_rules import (
     CONSUMABLES,
     FACTORIES,
     NOT_FOUND,
+    ROW_KINDS,
     SECTIONS,
     URLS,
     checkout,
@@ -569,22 +570,33 @@ def checkin_meta(returned: int, held: int) -> dict[str, Any]:
     return {"checkin_qty": {"old": None, "new": returned}, "assigned_qty": {"old": held, "new": held - returned}}
 
 
+def lifecycle(client, kind: str, create: dict[str, Any], update: dict[str, Any], checkouts: list[dict[str, Any]],
+              checkins: list[tuple[int, dict[str, Any]]]) -> int:
+    """Through the API: create an item, update it, check out each of ``checkouts``, check in (row index, body) each of
+    ``checkins``, delete and restore it; every request must succeed. Another item of the kind exists beside it, so
+    its rows would show if the report's filter were wrong. Returns the item's id."""
+    url = URLS[kind]
+    item_id = succeeded(client.post(url, create, format="json"))["payload"]["id"]
+    FACTORIES[kind]()
+    succeeded(client.patch(f"{url}/{item_id}", update, format="json"))
+    id_key = ROW_KINDS[kind].id_key if kind in ROW_KINDS else "id"
+    rows = [succeeded(client.post(f"{url}/{item_id}/checkout", body, format="json"))["payload"][id_key]
+            for body in checkouts]
+    for index, body in checkins:
+        succeeded(client.post(f"{url}/{rows[index]}/checkin", body, format="json"))
+    succeeded(client.delete(f"{url}/{item_id}"))
+    succeeded(client.post(f"{url}/{item_id}/restore"))
+    return item_id
+
+
 def test_every_accessory_change_is_in_the_activity_report(token_client, superuser):
     holder, location = UserFactory(), LocationFactory()
-    body = {"name": "Dock", "qty": 5, "category_id": CategoryFactory(category_type="accessory").pk}
-    accessory_id = succeeded(token_client.post(ACCESSORIES, body, format="json"))["payload"]["id"]
-    AccessoryFactory()  # another accessory's rows never show
-    succeeded(token_client.patch(f"{ACCESSORIES}/{accessory_id}", {"name": "Dock 2", "qty": 6}, format="json"))
-    row = succeeded(token_client.post(f"{ACCESSORIES}/{accessory_id}/checkout",
-                                      {"assigned_user": holder.pk, "checkout_qty": 3, "note": "desk"},
-                                      format="json"))["payload"]["id"]
-    to_location = succeeded(token_client.post(f"{ACCESSORIES}/{accessory_id}/checkout",
-                                              {"assigned_location": location.pk}, format="json"))["payload"]["id"]
-    succeeded(token_client.post(f"{ACCESSORIES}/{row}/checkin", {"checkin_qty": 1, "note": "one"}, format="json"))
-    succeeded(token_client.post(f"{ACCESSORIES}/{row}/checkin", {}, format="json"))
-    succeeded(token_client.post(f"{ACCESSORIES}/{to_location}/checkin", {}, format="json"))
-    succeeded(token_client.delete(f"{ACCESSORIES}/{accessory_id}"))
-    succeeded(token_client.post(f"{ACCESSORIES}/{accessory_id}/restore"))
+    accessory_id = lifecycle(
+        token_client, "accessory",
+        {"name": "Dock", "qty": 5, "category_id": CategoryFactory(category_type="accessory").pk},
+        {"name": "Dock 2", "qty": 6},
+        [{"assigned_user": holder.pk, "checkout_qty": 3, "note": "desk"}, {"assigned_location": location.pk}],
+        [(0, {"checkin_qty": 1, "note": "one"}), (0, {}), (1, {})])
 
     rows = activity(token_client, "accessory", accessory_id)
     assert [(row["action_type"], row["target"] and row["target"]["type"], row["note"], row["log_meta"])
@@ -607,14 +619,10 @@ def test_every_accessory_change_is_in_the_activity_report(token_client, superuse
 
 def test_every_consumable_change_is_in_the_activity_report(token_client):
     taker = UserFactory()
-    body = {"name": "Toner", "qty": 5, "category_id": CategoryFactory(category_type="consumable").pk}
-    consumable_id = succeeded(token_client.post(CONSUMABLES, body, format="json"))["payload"]["id"]
-    ConsumableFactory()
-    succeeded(token_client.put(f"{CONSUMABLES}/{consumable_id}", {"item_no": "T-1"}, format="json"))
-    succeeded(token_client.post(f"{CONSUMABLES}/{consumable_id}/checkout",
-                                {"assigned_to": taker.pk, "checkout_qty": 2, "note": "printer"}, format="json"))
-    succeeded(token_client.delete(f"{CONSUMABLES}/{consumable_id}"))
-    succeeded(token_client.post(f"{CONSUMABLES}/{consumable_id}/restore"))
+    consumable_id = lifecycle(
+        token_client, "consumable",
+        {"name": "Toner", "qty": 5, "category_id": CategoryFactory(category_type="consumable").pk}, {"item_no": "T-1"},
+        [{"assigned_to": taker.pk, "checkout_qty": 2, "note": "printer"}], [])
 
     rows = activity(token_client, "consumable", consumable_id)
     assert [(row["action_type"], row["target"], row["note"], row["log_meta"]) for row in rows] == [
@@ -632,20 +640,12 @@ def test_every_component_change_is_in_the_activity_report(token_client, superuse
     """Checkouts log ``assigned_qty`` (the units installed) against the asset; checkins what came out
     (``checkin_qty``) and what the row held before and after (``assigned_qty``)."""
     host, spare = AssetFactory(name="Host"), AssetFactory()
-    body = {"name": "16 GB DDR5", "qty": 8, "category_id": CategoryFactory(category_type="component").pk}
-    component_id = succeeded(token_client.post(COMPONENTS, body, format="json"))["payload"]["id"]
-    ComponentFactory()  # another component's rows never show
-    succeeded(token_client.patch(f"{COMPONENTS}/{component_id}", {"serial": "SN-1", "qty": 6}, format="json"))
-    row = succeeded(token_client.post(f"{COMPONENTS}/{component_id}/checkout",
-                                      {"assigned_to": host.pk, "assigned_qty": 3, "note": "slot 1"},
-                                      format="json"))["payload"]["assigned_pivot_id"]
-    other = succeeded(token_client.post(f"{COMPONENTS}/{component_id}/checkout", {"assigned_to": spare.pk},
-                                        format="json"))["payload"]["assigned_pivot_id"]
-    succeeded(token_client.post(f"{COMPONENTS}/{row}/checkin", {"checkin_qty": 1, "note": "one"}, format="json"))
-    succeeded(token_client.post(f"{COMPONENTS}/{row}/checkin", {}, format="json"))
-    succeeded(token_client.post(f"{COMPONENTS}/{other}/checkin", {}, format="json"))
-    succeeded(token_client.delete(f"{COMPONENTS}/{component_id}"))
-    succeeded(token_client.post(f"{COMPONENTS}/{component_id}/restore"))
+    component_id = lifecycle(
+        token_client, "component",
+        {"name": "16 GB DDR5", "qty": 8, "category_id": CategoryFactory(category_type="component").pk},
+        {"serial": "SN-1", "qty": 6},
+        [{"assigned_to": host.pk, "assigned_qty": 3, "note": "slot 1"}, {"assigned_to": spare.pk}],
+        [(0, {"checkin_qty": 1, "note": "one"}), (0, {}), (1, {})])
 
     rows = activity(token_client, "component", component_id)
     assert [(row["action_type"], row["target"] and row["target"]["id"], row["note"], row["log_meta"])
