@@ -1,16 +1,16 @@
-"""One-command benchmark of the hardware, accessories and consumables API over HTTP against gunicorn (issue 3 item 7,
-issue 10).
+"""One-command benchmark of the hardware, accessories, consumables and components API over HTTP against gunicorn
+(issue 3 item 7, issues 10 and 11).
 
     .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--database-url URL] [--requests R] [--keep]
                                        [--explain]
 
 Steps: prepare a fresh database (a SQLite file under ``benchmarks/results/`` by default, or the PostgreSQL database
 named by ``--database-url``, dropped and re-created), migrate, seed N assets with their catalogue and users, and
-accessories and consumables with their checkout rows in proportion (``benchmarks/seed.py``), issue a personal
-access token for a super user, count the SQL queries of one request per scenario in-process (Django test client +
-``CaptureQueriesContext``), then start gunicorn on a free loopback port and time every scenario with keep-alive
-HTTP requests: p50 and p95 latency in milliseconds. gunicorn is always stopped at the end, and the database is
-removed unless ``--keep``.
+accessories, consumables and components with their checkout rows in proportion (``benchmarks/seed.py``), issue a
+personal access token for a super user, count the SQL queries of one request per scenario in-process (Django test
+client + ``CaptureQueriesContext``), then start gunicorn on a free loopback port and time every scenario with
+keep-alive HTTP requests: p50 and p95 latency in milliseconds. gunicorn is always stopped at the end, and the
+database is removed unless ``--keep``.
 
 The run sets ``API_THROTTLE_PER_MINUTE`` high so the rate limiter never answers 429 (it still runs, so its cost is
 part of every figure), ``DEBUG`` off and a throw-away ``SECRET_KEY``. Results are also written as JSON to
@@ -71,7 +71,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--assets", type=int, default=100_000, help="assets to seed (default 100,000)")
     parser.add_argument("--accessories", type=int, default=None,
                         help="accessories to seed, with 10 checkout rows each (default: 10 per 100 assets, at least "
-                             "60; consumables are a fifth of it, at least 60)")
+                             "60; consumables and components are a fifth of it, at least 60 each)")
     parser.add_argument("--database-url", default="",
                         help="postgres://user@127.0.0.1:5432/name (dropped and re-created) or sqlite:///path; "
                              "default: a SQLite file under benchmarks/results/")
@@ -207,6 +207,7 @@ class Fixture:
     checkout_ids: list[int]
     accessories: int = 0
     consumables: int = 0
+    components: int = 0
     busy_accessory_id: int | None = None  # the accessory with the most checkout rows
     busy_rows: int = 0
     checkout_accessory_id: int | None = None  # the busiest accessory with a unit left (checkout + checkin)
@@ -253,11 +254,12 @@ def prepare_stock(fx: Fixture) -> None:
     busiest one with a unit left (checkout then checkin of one unit, so it never runs out)."""
     from django.db.models import Count, F
 
-    from inventory.models import Accessory, AccessoryCheckout, Consumable
+    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable
     from inventory.stock import ACCESSORY
 
     fx.accessories = Accessory.objects.filter(deleted_at__isnull=True).count()
     fx.consumables = Consumable.objects.filter(deleted_at__isnull=True).count()
+    fx.components = Component.objects.filter(deleted_at__isnull=True).count()
     if not fx.accessories:
         return
     busy = (AccessoryCheckout.objects.values("accessory_id").order_by().annotate(n=Count("id"))
@@ -337,9 +339,9 @@ def scenarios(fx: Fixture) -> list[Scenario]:
 
 
 def stock_scenarios(fx: Fixture) -> list[Scenario]:
-    """Accessories and consumables: the list (default sort, 500 rows, sorted by the ``remaining`` annotation), the
-    checkout rows of the busiest accessory, and a checkout of one unit followed by the checkin of the row it made
-    (the checkout's answer names the row)."""
+    """Accessories, consumables and components: the accessory list (default sort, 500 rows, sorted by the
+    ``remaining`` annotation), the checkout rows of the busiest accessory, a checkout of one unit followed by the
+    checkin of the row it made (the checkout's answer names the row), and the consumable and component lists."""
     if not fx.accessories:
         return []
     current: dict[str, int] = {}
@@ -379,6 +381,9 @@ def stock_scenarios(fx: Fixture) -> list[Scenario]:
     if fx.consumables:
         found.append(Scenario(f"GET /consumables?limit=50 ({fx.consumables:,} rows)",
                               get("/api/v1/consumables?limit=50"), list_check(min(50, fx.consumables))))
+    if fx.components:
+        found.append(Scenario(f"GET /components?limit=50 ({fx.components:,} rows)",
+                              get("/api/v1/components?limit=50"), list_check(min(50, fx.components))))
     return found
 
 
@@ -510,7 +515,9 @@ def gunicorn(env: dict[str, str], threads: int, token: str):
     port = free_port()
     RESULTS.mkdir(parents=True, exist_ok=True)
     log_path = RESULTS / "gunicorn.log"
-    command = [str(ROOT / ".venv" / "bin" / "gunicorn"), "assetsvc.wsgi", "--bind", f"127.0.0.1:{port}",
+    # The gunicorn of the interpreter running this script (``make bench`` runs ``$(BIN)/python``), so a checkout
+    # without its own .venv (a git worktree) benchmarks with the environment it was started with.
+    command = [str(Path(sys.executable).parent / "gunicorn"), "assetsvc.wsgi", "--bind", f"127.0.0.1:{port}",
                "--workers", "1", "--threads", str(threads), "--graceful-timeout", "5", "--log-level", "warning"]
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -656,12 +663,13 @@ def main(argv=None) -> int:
         from django.db import connections
 
         from benchmarks.seed import SeedCounts
-        from inventory.models import Accessory, Asset
+        from inventory.models import Accessory, Asset, Component
 
         call_command("migrate", verbosity=0, interactive=False)
         print(f"  migrated: {time.perf_counter() - began:.1f}s", flush=True)
         wanted = SeedCounts.for_assets(args.assets, args.accessories)
-        if args.reuse and Asset.objects.count() >= args.assets and Accessory.objects.count() == wanted.accessories:
+        if (args.reuse and Asset.objects.count() >= args.assets and Accessory.objects.count() == wanted.accessories
+                and Component.objects.count() == wanted.components):
             print("  reusing the seeded database")
         else:
             if args.reuse:
@@ -695,6 +703,7 @@ def main(argv=None) -> int:
             load_after = [round(x, 2) for x in os.getloadavg()]
 
         summary = (f"{args.assets:,} assets, {fx.accessories:,} accessories, {fx.consumables:,} consumables, "
+                   f"{fx.components:,} components, "
                    f"{version}, {os.cpu_count()} CPU ({cpu_model()}), Python {platform.python_version()}, "
                    f"gunicorn 1 worker x {args.threads} threads, {args.requests} timed requests per scenario after "
                    f"{args.warmup} warm-ups, one client, keep-alive; load average "
@@ -708,6 +717,7 @@ def main(argv=None) -> int:
             print(f"query plans: {explain}")
         result = {
             "summary": summary, "assets": args.assets, "accessories": fx.accessories, "consumables": fx.consumables,
+            "components": fx.components,
             "database": version, "kind": kind,
             "load_average": {"before": load_before, "after": load_after},
             "scenarios": [{"name": s.name, "status": s.status, "queries": s.queries,

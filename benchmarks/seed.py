@@ -7,9 +7,10 @@ checked-out asset has its checkout in the action log. Catalogue and user counts 
 below the small minimums) so a quick ``--assets 2000`` run keeps the same shape.
 
 Stock items scale the same way: per 100,000 assets 10,000 accessories with 100,000 checkout rows (10 per accessory
-on average, popular accessories hold most: the busiest has about 2% of the rows) and 2,000 consumables with 10,000
-assignment rows. Checkout rows go to users (85%), assets (10%) and locations (5%); most hold one unit. Every item's
-``qty`` is at least what is out (a quarter of the accessories are used up). These rows have no action-log rows: no
+on average, popular accessories hold most: the busiest has about 2% of the rows), 2,000 consumables with 10,000
+assignment rows and 2,000 components with 10,000 installation rows. Accessory checkout rows go to users (85%), assets
+(10%) and locations (5%), consumables to users, components into assets; most hold one unit. Every item's ``qty`` is
+at least what is out (a quarter of the items are used up). These rows have no action-log rows: no
 scenario reads the log, and the hardware scenarios keep the data they were measured on.
 
 Rows go in with ``bulk_create`` in batches; ``created_at``/``updated_at`` are spread over five years (the seeding
@@ -72,6 +73,8 @@ ACCESSORY_NAMES = ["USB-C Cable", "HDMI Cable", "DisplayPort Cable", "USB-C Adap
                    "Privacy Filter"]
 CONSUMABLE_CATEGORIES = ["Toner", "Ink", "Paper", "Batteries", "Labels"]
 CONSUMABLE_NAMES = ["Toner Cartridge", "Ink Cartridge", "A4 Paper Box", "AA Batteries (4)", "Label Roll"]
+COMPONENT_CATEGORIES = ["Memory", "Storage", "Network Cards", "Power Supplies"]
+COMPONENT_NAMES = ["DDR5 16GB", "DDR4 8GB", "NVMe SSD 1TB", "SATA SSD 512GB", "10GbE NIC", "PSU 750W"]
 # name, type, share of the assets that are not checked out
 STATUS_LABELS = [
     ("Ready to Deploy", "deployable", 0.80),
@@ -97,12 +100,14 @@ class SeedCounts:
     accessory_checkouts: int = 0
     consumables: int = 0
     consumable_assignments: int = 0
+    components: int = 0
+    component_assignments: int = 0
 
     @classmethod
     def for_assets(cls, assets: int, accessories: int | None = None) -> SeedCounts:
         """The counts for ``assets``; ``accessories`` (default 10 per 100 assets, at least 60 so a page of 50 is
-        full) sets the stock side: 10 checkout rows per accessory, a consumable per 5 accessories (at least 60) with
-        5 assignment rows each."""
+        full) sets the stock side: 10 checkout rows per accessory, a consumable and a component per 5 accessories
+        (at least 60 each) with 5 assignment or installation rows each."""
 
         def scaled(per_100k: int, minimum: int) -> int:
             return max(minimum, round(per_100k * assets / 100_000))
@@ -123,6 +128,8 @@ class SeedCounts:
             accessory_checkouts=10 * accessories,
             consumables=consumables,
             consumable_assignments=5 * consumables,
+            components=consumables,
+            component_assignments=5 * consumables,
         )
 
 
@@ -338,31 +345,46 @@ class StockContext:
 
 
 def _seed_stock(ctx: StockContext, counts: SeedCounts, log) -> None:
-    """Accessories with their checkout rows, consumables with their assignment rows (see the module docstring)."""
-    from inventory.models import Accessory, AccessoryCheckout, Consumable, ConsumableAssignment
+    """Accessories with their checkout rows, consumables with their assignment rows, components with their
+    installation rows (see the module docstring)."""
+    from inventory.models import (
+        Accessory,
+        AccessoryCheckout,
+        Component,
+        ComponentAssignment,
+        Consumable,
+        ConsumableAssignment,
+    )
 
     accessory_rows = _stock_kind(
         ctx, Accessory, AccessoryCheckout, "accessory", n_items=counts.accessories,
-        n_rows=counts.accessory_checkouts, categories=ACCESSORY_CATEGORIES, names=ACCESSORY_NAMES, targets=True,
+        n_rows=counts.accessory_checkouts, categories=ACCESSORY_CATEGORIES, names=ACCESSORY_NAMES, targets="mixed",
     )
     log(f"  {counts.accessories:,} accessories, {accessory_rows:,} checkout rows")
     consumable_rows = _stock_kind(
         ctx, Consumable, ConsumableAssignment, "consumable", n_items=counts.consumables,
         n_rows=counts.consumable_assignments, categories=CONSUMABLE_CATEGORIES, names=CONSUMABLE_NAMES,
-        targets=False,
+        targets="user",
     )
     log(f"  {counts.consumables:,} consumables, {consumable_rows:,} assignment rows")
+    component_rows = _stock_kind(
+        ctx, Component, ComponentAssignment, "component", n_items=counts.components,
+        n_rows=counts.component_assignments, categories=COMPONENT_CATEGORIES, names=COMPONENT_NAMES,
+        targets="asset",
+    )
+    log(f"  {counts.components:,} components, {component_rows:,} installation rows")
 
 
 def _stock_kind(ctx: StockContext, model: type, row_model: type, item_field: str, *, n_items: int, n_rows: int,
-                categories: list[str], names: list[str], targets: bool) -> int:
+                categories: list[str], names: list[str], targets: str) -> int:
     """``n_items`` items of ``model`` and ``n_rows`` assignment rows spread over them by popularity; each item's
-    ``qty`` is what its rows hold plus a spare stock (none for a quarter of them). ``targets``: rows go to users,
-    assets and locations (accessories), else to users only (consumables). Returns the rows written."""
+    ``qty`` is what its rows hold plus a spare stock (none for a quarter of them). ``targets``: ``mixed``, rows go
+    to users, assets and locations (accessories); ``user`` or ``asset``, all rows go to that type (consumables,
+    components). Returns the rows written."""
     from inventory.models import Category
 
     rng, admin = ctx.rng, ctx.admin
-    category_type = item_field  # "accessory" / "consumable", the CategoryType values
+    category_type = item_field  # "accessory" / "consumable" / "component", the CategoryType values
     start = ctx.stamp(0.0)
     category_ids = [category.pk for category in _bulk(Category, [
         Category(name=name, category_type=category_type, created_by=admin, created_at=start, updated_at=start)
@@ -398,7 +420,7 @@ def _stock_kind(ctx: StockContext, model: type, row_model: type, item_field: str
         when = ctx.stamp(created[owner] + (1 - created[owner]) * rng.random())
         row = row_model(**{f"{item_field}_id": item_ids[owner]}, assigned_qty=held, created_by=admin,
                         created_at=when)
-        roll = rng.random() if targets else 0.0
+        roll = {"mixed": rng.random(), "user": 0.0, "asset": 0.9}[targets]
         if roll < 0.85:
             row.assigned_user_id = rng.choice(ctx.user_ids)
         elif roll < 0.95:

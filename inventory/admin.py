@@ -2,12 +2,12 @@
 ``asset_create``/``asset_update`` while the form validates (a refusal is a form error), their assignment, status,
 counters and audit dates are read-only here, and checkout, checkin, audit, delete and restore are admin actions
 calling ``inventory.services``. Catalogue entries are validated by the API's write serializers and saved, deleted and
-restored by ``inventory.catalogue_services``. Accessories and consumables are validated by the API's write
-serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
-checkout rows checked in, by ``inventory.checkout`` (the same log row and webhook signal as the API). Licenses are
-saved by ``inventory.licenses`` and deleted and restored by ``inventory.stock``; their seats are checked out and in by
-``item_checkout`` (a free seat) and ``inventory.licenses.seat_update`` (a given seat, as the API's seat PATCH). The
-action log is in ``activity.admin``.
+restored by ``inventory.catalogue_services``. Accessories, consumables and components are validated by the API's
+write serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
+checkout rows and component installation rows checked in, by ``inventory.checkout`` (the same log row and webhook
+signal as the API). Licenses are saved by ``inventory.licenses`` and deleted and restored by ``inventory.stock``; their
+seats are checked out and in by ``item_checkout`` (a free seat) and ``inventory.licenses.seat_update`` (a given seat,
+as the API's seat PATCH). The action log is in ``activity.admin``.
 
 Like the rest of the admin, these pages are not limited by company: only super users sign in (docs/decisions.md), and
 a super user sees every company."""
@@ -49,6 +49,8 @@ from inventory.models import (
     Asset,
     AssetModel,
     Category,
+    Component,
+    ComponentAssignment,
     Consumable,
     License,
     LicenseSeat,
@@ -433,6 +435,11 @@ class AccessoryCheckoutAdmin(ReadOnlyModelAdmin):
     checks selected rows in through ``item_checkin`` (the same log row and signal as ``POST accessories/{id}/checkin``);
     a refused row is an error message and the others go on."""
 
+    #: The kind whose rows these are, and the texts of the checkin page ("done" counts the rows checked in).
+    kind: ClassVar[stock.StockKind] = stock.ACCESSORY
+    checkin_texts: ClassVar[dict[str, str]] = {"title": "Check in accessories",
+                                               "intro": "Check these accessory units back in:",
+                                               "done": "{done} checkout rows checked in."}
     list_display = ["accessory", "holder", "assigned_qty", "note", "created_by", "created_at"]
     list_filter = [("accessory", RELATED_ONLY)]
     list_select_related = ["accessory", "assigned_user", "assigned_asset", "assigned_location", "created_by"]
@@ -442,8 +449,8 @@ class AccessoryCheckoutAdmin(ReadOnlyModelAdmin):
     actions = ["checkin_selected"]
 
     @admin.display(description="holder")
-    def holder(self, row: AccessoryCheckout) -> SafeString | str:
-        return admin_link(row.assigned_target)
+    def holder(self, row) -> SafeString | str:
+        return admin_link(self.kind.assignment_target(row))
 
     @admin.action(description="Check in selected checkout rows…")
     def checkin_selected(self, request, queryset):
@@ -451,18 +458,64 @@ class AccessoryCheckoutAdmin(ReadOnlyModelAdmin):
             done = 0
             for row in queryset:
                 try:
-                    item_checkin(kind=stock.ACCESSORY, item=row.accessory, actor=request.user, assignment=row,
-                                 quantity=data["quantity"], note=data["note"])
+                    item_checkin(kind=self.kind, item=getattr(row, self.kind.item_field), actor=request.user,
+                                 assignment=row, quantity=data["quantity"], note=data["note"])
                 except SERVICE_ERRORS as exc:
                     self.message_user(request, f"{row}: {error_text(exc)}", level=messages.ERROR)
                 else:
                     done += 1
             if done:
-                self.message_user(request, f"{done} checkout rows checked in.", level=messages.SUCCESS)
+                self.message_user(request, self.checkin_texts["done"].format(done=done), level=messages.SUCCESS)
 
         return action_form_page(self, request, queryset, CheckinForm, action="checkin_selected",
-                                title="Check in accessories", intro="Check these accessory units back in:",
+                                title=self.checkin_texts["title"], intro=self.checkin_texts["intro"],
                                 submit="Check in", apply=apply)
+
+
+# --- components -----------------------------------------------------------------------------------------------------
+
+
+class ComponentCheckoutForm(StockCheckoutForm):
+    """Components are installed into an asset only (a live one; the service checks it again under the lock)."""
+
+    asset = forms.ModelChoiceField(Asset.objects.alive())
+    user = None
+    location = None
+
+    def clean(self) -> dict[str, Any]:
+        data = forms.Form.clean(self)
+        data["target"] = data.get("asset")
+        return data
+
+
+@admin.register(Component)
+class ComponentAdmin(StockAdmin):
+    """As the accessory admin: validated by the API's write serializer, saved, deleted and restored by
+    ``inventory.stock`` (a component with units installed cannot be deleted), units installed by
+    ``inventory.checkout`` with the API's log row (components send no notifications)."""
+
+    form = api_form(Component, stock_serializers.ComponentWriteSerializer, StockForm)
+    kind = stock.COMPONENT
+    checkout_form = ComponentCheckoutForm
+    checkout_intro = "Install units of these components into one asset:"
+    search_fields = [*StockAdmin.search_fields, "serial"]
+
+
+@admin.register(ComponentAssignment)
+class ComponentAssignmentAdmin(AccessoryCheckoutAdmin):
+    """Component units installed in assets, one row per installation (Snipe-IT's ``components_assets``): written and
+    removed only by checkout and checkin. The action takes selected rows out through ``item_checkin`` (all their
+    units, or as many as asked), as ``POST components/{id}/checkin``."""
+
+    kind = stock.COMPONENT
+    checkin_texts: ClassVar[dict[str, str]] = {"title": "Check in components",
+                                               "intro": "Take these component units out of their assets:",
+                                               "done": "{done} installation rows checked in."}
+    list_display = ["component", "holder", "assigned_qty", "note", "created_by", "created_at"]
+    list_filter = [("component", RELATED_ONLY)]
+    list_select_related = ["component", "assigned_asset", "created_by"]
+    search_fields = ["component__name", "component__serial", "assigned_asset__asset_tag", "assigned_asset__name",
+                     "note"]
 
 
 # --- licenses -------------------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
-from inventory.models import AccessoryCheckout
+from inventory.models import AccessoryCheckout, ComponentAssignment
 from tests.factories import CompanyFactory, UserFactory
 from tests.factories.accounts import PermissionGroupFactory
 from tests.factories.inventory import (
@@ -385,6 +385,49 @@ def test_consumable_answers_match_the_schema(openapi, token_client, world):
                      "/api/v1/consumables/{id}")
     assert_described(openapi, token_client.delete(item), "DELETE", "/api/v1/consumables/{id}")
     assert_described(openapi, token_client.post(f"{item}/restore"), "POST", "/api/v1/consumables/{id}/restore")
+
+
+def test_component_answers_match_the_schema(openapi, token_client, world):
+    from tests.factories import CategoryFactory
+
+    rich = world["rich"]
+    created = assert_described(openapi, token_client.post("/api/v1/components", {
+        "name": "16 GB DDR5", "qty": 6, "category_id": CategoryFactory(category_type="component").pk,
+        "serial": "SN-1", "purchase_cost": "40", "purchase_date": "2026-01-02", "company_id": world["company"].pk,
+        "location_id": world["location"].pk,
+    }, format="json"), "POST", "/api/v1/components")
+    payload = created["payload"]
+    assert set(payload) == record_properties(openapi, "POST", "/api/v1/components", "payload")
+    item = f"/api/v1/components/{payload['id']}"
+    row = assert_described(openapi, token_client.post(f"{item}/checkout", {"assigned_to": rich.pk, "assigned_qty": 2,
+                                                                           "note": "slot 1"}, format="json"),
+                           "POST", "/api/v1/components/{id}/checkout")["payload"]
+    # An unnamed asset (its tag is its name) and an installation without a note.
+    assert_described(openapi, token_client.post(f"{item}/checkout", {"assigned_to": AssetFactory(name="").pk},
+                                                format="json"), "POST", "/api/v1/components/{id}/checkout")
+    body = assert_described(openapi, token_client.get("/api/v1/components"), "GET", "/api/v1/components")
+    assert set(body["rows"][0]) == record_properties(openapi, "GET", "/api/v1/components", "rows")
+    assert_described(openapi, token_client.get(item), "GET", "/api/v1/components/{id}")
+    listed = assert_described(openapi, token_client.get(f"{item}/assets"), "GET", "/api/v1/components/{id}/assets")
+    assert listed["total"] == 2
+    held = assert_described(openapi, token_client.get(f"/api/v1/hardware/{rich.pk}/components"), "GET",
+                            "/api/v1/hardware/{asset_pk}/components")
+    assert [(r["assigned_pivot_id"], r["checkout_qty"]) for r in held["rows"]] == [(row["assigned_pivot_id"], 2)]
+    assert_described(openapi, token_client.get("/api/v1/components/selectlist"), "GET",
+                     "/api/v1/components/selectlist")
+    for method in ("PATCH", "PUT"):
+        assert_described(openapi, getattr(token_client, method.lower())(item, {"notes": method}, format="json"),
+                         method, "/api/v1/components/{id}")
+    assert_described(openapi, token_client.post(f"/api/v1/components/{row['assigned_pivot_id']}/checkin",
+                                                {"checkin_qty": 1}, format="json"),
+                     "POST", "/api/v1/components/{id}/checkin")
+    for installed in ComponentAssignment.objects.filter(component_id=payload["id"]):
+        assert_described(openapi, token_client.post(f"/api/v1/components/{installed.pk}/checkin", {}, format="json"),
+                         "POST", "/api/v1/components/{id}/checkin")
+    assert_described(openapi, token_client.delete(item), "DELETE", "/api/v1/components/{id}")
+    assert_described(openapi, token_client.get("/api/v1/components", {"deleted": "true"}), "GET",
+                     "/api/v1/components")
+    assert_described(openapi, token_client.post(f"{item}/restore"), "POST", "/api/v1/components/{id}/restore")
 
 
 # --- licenses -----------------------------------------------------------------------------------------------------

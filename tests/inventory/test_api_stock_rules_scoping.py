@@ -1,8 +1,8 @@
-"""Accessories and consumables around the rest of the service (API-CONTRACT.md §7, §10; reference §4.14, §6.3, §12),
-through the HTTP API: the users who hold them, the companies and catalogue records that count them and may not be
-deleted under them, rule 7, the permission key of every endpoint, the nested lists under company separation, and
-the action log. Refusals change nothing (items, checkout rows, users, companies, catalogue rows, action log) and are
-checked in both error modes. Input and quantity rules: ``test_api_stock_rules.py``.
+"""Accessories, consumables and components around the rest of the service (API-CONTRACT.md §7, §10; reference
+§4.14, §6.3, §12), through the HTTP API: the users who hold them, the companies and catalogue records that count them
+and may not be deleted under them, rule 7, the permission key of every endpoint, the nested lists under company
+separation, and the action log. Refusals change nothing (items, checkout rows, users, companies, catalogue rows,
+action log) and are checked in both error modes. Input and quantity rules: ``test_api_stock_rules.py``.
 """
 
 from __future__ import annotations
@@ -17,26 +17,39 @@ from accounts.models import User
 from accounts.permissions import ITEM_SECTIONS
 from activity.models import ActionLog
 from companies.models import Company
-from inventory.models import Accessory, Category, ConsumableAssignment, Location, Manufacturer, Supplier
+from inventory.models import (
+    Accessory,
+    Category,
+    Component,
+    Consumable,
+    ConsumableAssignment,
+    Location,
+    Manufacturer,
+    Supplier,
+)
 from tests.api_mixins import MISSING, http_errors, same_answer, send
 from tests.factories import (
     AccessoryFactory,
     AssetFactory,
     CategoryFactory,
     CompanyFactory,
+    ComponentFactory,
     ConsumableFactory,
     LocationFactory,
     ManufacturerFactory,
     SupplierFactory,
     UserFactory,
 )
-from tests.factories.inventory import accessory_out
+from tests.factories.inventory import accessory_out, component_in
 from tests.inventory.test_api_stock_rules import (
     ACCESSORIES,
+    COMPONENTS,
     CONFLICT,
     CONSUMABLES,
     FACTORIES,
     NOT_FOUND,
+    ROW_KINDS,
+    SECTIONS,
     URLS,
     checkout,
     record,
@@ -49,9 +62,8 @@ pytestmark = pytest.mark.django_db
 
 USERS = "/api/v1/users"
 COMPANIES = "/api/v1/companies"
-#: Every key of the two sections, and the views a company user needs around them.
-STOCK_KEYS = {f"{section}.{verb}": 1 for section in ("accessories", "consumables")
-              for verb in ITEM_SECTIONS[section]}
+#: Every key of the three sections, and the views a company user needs around them.
+STOCK_KEYS = {f"{section}.{verb}": 1 for section in SECTIONS.values() for verb in ITEM_SECTIONS[section]}
 VIEW_KEYS = {**STOCK_KEYS, "users.view": 1, "assets.view": 1, "locations.view": 1, "companies.view": 1,
              "categories.view": 1, "manufacturers.view": 1, "suppliers.view": 1, "reports.view": 1}
 
@@ -135,35 +147,49 @@ def test_the_user_record_counts_only_what_the_caller_may_see(token_client, make_
 # --- companies (rule 9, API-CONTRACT.md §3 and §10) ----------------------------------------------------------------
 
 
-def test_company_records_count_live_accessories_and_consumables(token_client):
+COMPANY_COUNTS = ("accessories_count", "consumables_count", "components_count")
+
+
+def counts(body: dict[str, Any]) -> tuple[int, ...]:
+    return tuple(body[key] for key in COMPANY_COUNTS)
+
+
+def test_company_records_count_live_accessories_consumables_and_components(token_client):
+    """Installed components count once per component record, not per unit (Snipe-IT's ``components_count``)."""
     company = CompanyFactory(name="Counted")
     AccessoryFactory.create_batch(2, company=company)
     AccessoryFactory(company=company, deleted_at=timezone.now())
     ConsumableFactory(company=company)
     ConsumableFactory(company=company, deleted_at=timezone.now())
-    AccessoryFactory(company=CompanyFactory()), AccessoryFactory()
+    installed = ComponentFactory(company=company, qty=9)
+    component_in(AssetFactory(), installed, qty=4)
+    ComponentFactory.create_batch(2, company=company)
+    ComponentFactory(company=company, deleted_at=timezone.now())
+    AccessoryFactory(company=CompanyFactory()), AccessoryFactory(), ComponentFactory(company=CompanyFactory())
     listed = next(row for row in token_client.get(COMPANIES).json()["rows"] if row["id"] == company.pk)
     shown = token_client.get(f"{COMPANIES}/{company.pk}").json()
     for body in (listed, shown):
-        assert (body["accessories_count"], body["consumables_count"]) == (2, 1)
-    ordered = token_client.get(COMPANIES, {"sort": "accessories_count", "order": "desc"}).json()["rows"]
-    assert ordered[0]["id"] == company.pk
+        assert counts(body) == (2, 1, 3)
+    for key in ("accessories_count", "components_count"):
+        ordered = token_client.get(COMPANIES, {"sort": key, "order": "desc"}).json()["rows"]
+        assert ordered[0]["id"] == company.pk
 
 
 def test_a_company_user_sees_only_their_company_and_its_counts(make_client, fmcs_on):
     ours, theirs = CompanyFactory(name="Ours"), CompanyFactory(name="Theirs")
     AccessoryFactory(company=ours), ConsumableFactory.create_batch(2, company=ours)
+    ComponentFactory.create_batch(3, company=ours)
     AccessoryFactory.create_batch(3, company=theirs), ConsumableFactory(company=theirs)
+    ComponentFactory(company=theirs)
     client = make_client(UserFactory(company=ours, permissions=VIEW_KEYS))
     body = client.get(COMPANIES).json()
     assert body["total"] == 1
-    assert [(row["id"], row["accessories_count"], row["consumables_count"]) for row in body["rows"]] == [
-        (ours.pk, 1, 2)]
-    shown = client.get(f"{COMPANIES}/{ours.pk}").json()
-    assert (shown["accessories_count"], shown["consumables_count"]) == (1, 2)
+    assert [(row["id"], *counts(row)) for row in body["rows"]] == [(ours.pk, 1, 2, 3)]
+    assert counts(client.get(f"{COMPANIES}/{ours.pk}").json()) == (1, 2, 3)
     same_answer(client.get(f"{COMPANIES}/{theirs.pk}"), client.get(f"{COMPANIES}/{MISSING}"))
-    assert {row["id"] for row in client.get(ACCESSORIES).json()["rows"]} == set(
-        Accessory.objects.filter(company=ours).values_list("pk", flat=True))
+    for kind, model in (("accessory", Accessory), ("component", Component)):
+        assert {row["id"] for row in client.get(URLS[kind]).json()["rows"]} == set(
+            model.objects.filter(company=ours).values_list("pk", flat=True))
 
 
 @pytest.mark.parametrize(("items", "what", "which", "blocking"), [
@@ -171,9 +197,11 @@ def test_a_company_user_sees_only_their_company_and_its_counts(make_client, fmcs
     ({"consumable": 2}, "2 consumables", "consumables", {"consumables": 2}),
     ({"accessory": 2, "consumable": 1}, "2 accessories and 1 consumable", "accessories and consumables",
      {"accessories": 2, "consumables": 1}),
+    ({"component": 1}, "1 component", "components", {"components": 1}),
+    ({"component": 2, "accessory": 1, "consumable": 3}, "1 accessory, 3 consumables and 2 components",
+     "accessories, consumables and components", {"accessories": 1, "consumables": 3, "components": 2}),
 ])
-def test_rule_9_a_company_with_live_accessories_or_consumables_cannot_be_deleted(token_client, mode, items, what,
-                                                                                  which, blocking):
+def test_rule_9_a_company_with_live_stock_items_cannot_be_deleted(token_client, mode, items, what, which, blocking):
     company = CompanyFactory()
     made = [FACTORIES[kind](company=company) for kind, count in items.items() for _ in range(count)]
     before = wider_state()
@@ -184,9 +212,9 @@ def test_rule_9_a_company_with_live_accessories_or_consumables_cannot_be_deleted
     assert body.json() == {"status": "error", "message": message, "messages": message,
                            "payload": {"blocking": blocking}}
     assert wider_state() == before
+    kinds = {Accessory: "accessory", Consumable: "consumable", Component: "component"}
     for item in made:  # soft-deleted items no longer hold it (they are detached)
-        kind = "accessory" if isinstance(item, Accessory) else "consumable"
-        succeeded(token_client.delete(f"{URLS[kind]}/{item.pk}"))
+        succeeded(token_client.delete(f"{URLS[kinds[type(item)]]}/{item.pk}"))
     succeeded(token_client.delete(f"{COMPANIES}/{company.pk}"))
     assert not Company.objects.filter(pk=company.pk).exists()
     for item in made:
@@ -197,11 +225,12 @@ def test_rule_9_a_company_with_live_accessories_or_consumables_cannot_be_deleted
 # --- catalogue records (reference §3.5 to §3.8, §4.14) -------------------------------------------------------------
 
 
-def test_catalogue_records_count_accessories_and_consumables(token_client, make_client, fmcs_on):
+def test_catalogue_records_count_accessories_consumables_and_components(token_client, make_client, fmcs_on):
     """Live items only, of the companies the caller may see; a location counts the units checked out to it."""
     ours, theirs = CompanyFactory(), CompanyFactory()
     accessories_category = CategoryFactory(category_type="accessory")
     consumables_category = CategoryFactory(category_type="consumable")
+    components_category = CategoryFactory(category_type="component")
     manufacturer, supplier, location = ManufacturerFactory(), SupplierFactory(), LocationFactory()
     common = {"manufacturer": manufacturer, "supplier": supplier, "location": location}
     mine = AccessoryFactory(company=ours, category=accessories_category, qty=10, **common)
@@ -210,15 +239,20 @@ def test_catalogue_records_count_accessories_and_consumables(token_client, make_
     ConsumableFactory(company=ours, category=consumables_category, manufacturer=manufacturer, supplier=supplier)
     ConsumableFactory.create_batch(2, company=theirs, category=consumables_category, manufacturer=manufacturer,
                                    supplier=supplier)
+    component_in(AssetFactory(), ComponentFactory(company=ours, category=components_category, **common), qty=3)
+    ComponentFactory.create_batch(3, company=theirs, category=components_category, **common)
+    ComponentFactory(company=ours, category=components_category, deleted_at=timezone.now(), **common)
     accessory_out(location, mine, 3)
     accessory_out(location, mine, 2)
     accessory_out(location, AccessoryFactory(company=theirs, qty=9), 4)
     paths = {
-        "categories": (accessories_category, consumables_category), "manufacturers": (manufacturer,),
+        "categories": (accessories_category, consumables_category, components_category),
+        "manufacturers": (manufacturer,),
         "suppliers": (supplier,), "locations": (location,),
     }
-    for client, (accessories, consumables, assigned) in (
-            (token_client, (2, 3, 9)), (make_client(UserFactory(company=ours, permissions=VIEW_KEYS)), (1, 1, 5))):
+    for client, (accessories, consumables, components, assigned) in (
+            (token_client, (2, 3, 4, 9)),
+            (make_client(UserFactory(company=ours, permissions=VIEW_KEYS)), (1, 1, 1, 5))):
         got: dict[tuple[str, int], dict[str, Any]] = {}
         for path, entries in paths.items():
             for entry in entries:
@@ -229,9 +263,9 @@ def test_catalogue_records_count_accessories_and_consumables(token_client, make_
                 got[(path, entry.pk)] = shown
         assert got[("categories", accessories_category.pk)]["accessories_count"] == accessories
         assert got[("categories", consumables_category.pk)]["consumables_count"] == consumables
+        assert got[("categories", components_category.pk)]["components_count"] == components
         for path, entry in (("manufacturers", manufacturer), ("suppliers", supplier)):
-            assert (got[(path, entry.pk)]["accessories_count"], got[(path, entry.pk)]["consumables_count"]) == (
-                accessories, consumables)
+            assert counts(got[(path, entry.pk)]) == (accessories, consumables, components)
         place = got[("locations", location.pk)]
         assert (place["accessories_count"], place["assigned_accessories_count"]) == (accessories, assigned)
 
@@ -278,8 +312,20 @@ def _assigned(location) -> None:
                  MANUFACTURER_IN_USE, id="manufacturer-consumable"),
     pytest.param("locations", LocationFactory, _located, LOCATION_IN_USE, id="location-of-accessory"),
     pytest.param("locations", LocationFactory, _assigned, LOCATION_IN_USE, id="location-holding-units"),
+    pytest.param("categories", lambda: CategoryFactory(category_type="component"),
+                 lambda entry: ComponentFactory(category=entry), CATEGORY_IN_USE.format(type="component"),
+                 id="category-component"),
+    pytest.param("categories", lambda: CategoryFactory(category_type="component"),
+                 lambda entry: ComponentFactory(category=entry, deleted_at=timezone.now()),
+                 CATEGORY_IN_USE.format(type="component"), id="category-deleted-component"),
+    pytest.param("suppliers", SupplierFactory, lambda entry: ComponentFactory.create_batch(3, supplier=entry),
+                 SUPPLIER_IN_USE.format(count=3, kind="component", kinds="components"), id="supplier-components"),
+    pytest.param("manufacturers", ManufacturerFactory, lambda entry: ComponentFactory(manufacturer=entry),
+                 MANUFACTURER_IN_USE, id="manufacturer-component"),
+    pytest.param("locations", LocationFactory, lambda entry: ComponentFactory(location=entry), LOCATION_IN_USE,
+                 id="location-of-component"),
 ])
-def test_a_catalogue_entry_used_by_accessories_or_consumables_cannot_be_deleted(token_client, mode, path,
+def test_a_catalogue_entry_used_by_stock_items_cannot_be_deleted(token_client, mode, path,
                                                                                 make_entry, use, message):
     entry = make_entry()
     use(entry)
@@ -299,7 +345,7 @@ def test_rule_7_a_company_users_item_gets_their_company(make_client, fmcs_on, ki
     """Whatever ``company_id`` says (another company, an unknown id, none, text): a new item gets the caller's
     company, and an update never moves it (the value is not even validated, so ids cannot be probed)."""
     ours, theirs = CompanyFactory(), CompanyFactory()
-    section = "accessories" if kind == "accessory" else "consumables"
+    section = SECTIONS[kind]
     client = make_client(UserFactory(company=ours, permissions={f"{section}.create": 1, f"{section}.edit": 1,
                                                                 f"{section}.view": 1}))
     category = CategoryFactory(category_type=kind)
@@ -342,13 +388,14 @@ def test_callers_that_choose_the_company(make_client, site_settings, kind, calle
 def holdings(db) -> dict[str, Any]:
     """One of everything the endpoints below read or change."""
     user, asset, location = UserFactory(), AssetFactory(), LocationFactory()
-    accessory, consumable = AccessoryFactory(qty=5), ConsumableFactory()
+    accessory, consumable, component = AccessoryFactory(qty=5), ConsumableFactory(), ComponentFactory(qty=5)
     accessory_out(user, accessory, 1)
     accessory_out(asset, accessory, 1)
     accessory_out(location, accessory, 1)
     consumed(consumable, user, 1)
     return {"user": user, "asset": asset, "location": location, "accessory": accessory, "consumable": consumable,
-            "row": accessory_out(user, accessory, 1)}
+            "row": accessory_out(user, accessory, 1), "component": component,
+            "installed": component_in(asset, component, 2)}
 
 
 #: (method, path, body, the keys it needs): every key is needed, none alone is enough.
@@ -366,6 +413,11 @@ ENDPOINT_KEYS: list[tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]], 
      frozenset({"accessories.view", "assets.view"})),
     ("get", "/api/v1/locations/{location}/assigned/accessories", lambda h: {},
      frozenset({"accessories.view", "locations.view"})),
+    ("post", COMPONENTS + "/{component}/checkout", lambda h: {"assigned_to": h["asset"].pk},
+     frozenset({"components.checkout"})),
+    ("post", COMPONENTS + "/{installed}/checkin", lambda h: {"checkin_qty": 1}, frozenset({"components.checkin"})),
+    ("get", COMPONENTS + "/{component}/assets", lambda h: {}, frozenset({"components.view", "assets.view"})),
+    ("get", "/api/v1/hardware/{asset}/components", lambda h: {}, frozenset({"components.view", "assets.view"})),
 ]
 
 
@@ -386,9 +438,9 @@ def test_each_endpoint_needs_its_keys(make_client, holdings, method, path, body,
     assert response.status_code == 200 and response.json().get("status") != "error", response.content
 
 
-@pytest.mark.parametrize("key", [f"{section}.{verb}" for section in ("accessories", "consumables")
+@pytest.mark.parametrize("key", [f"{section}.{verb}" for section in SECTIONS.values()
                                  for verb in ITEM_SECTIONS[section]])
-def test_nobody_grants_themselves_accessory_or_consumable_keys(make_client, key):
+def test_nobody_grants_themselves_stock_keys(make_client, key):
     """The escalation rules of the users API (API-CONTRACT.md §7) cover the new sections: nobody changes their own
     permissions, and a caller grants others only the keys they hold."""
     manager = UserFactory(permissions={"users.view": 1, "users.edit": 1})
@@ -412,16 +464,18 @@ def test_nobody_grants_themselves_accessory_or_consumable_keys(make_client, key)
 
 @pytest.fixture
 def two_companies(db, make_client, fmcs_on) -> dict[str, Any]:
-    """Companies A (the caller's) and B, each with a user, an asset, an accessory and a consumable; a shared
-    location holding units of both accessories; A's user holding units of both companies' items (checked out when
-    separation was off, or by a super user)."""
+    """Companies A (the caller's) and B, each with a user, an asset, an accessory, a consumable and a component; a
+    shared location holding units of both accessories; A's user holding units of both companies' items and each
+    company's asset holding both companies' components (checked out when separation was off, or by a super
+    user)."""
     world: dict[str, Any] = {"location": LocationFactory()}
     for name in ("a", "b"):
         company = CompanyFactory(name=f"Company {name.upper()}")
         world[name] = {"company": company, "user": UserFactory(company=company),
                        "asset": AssetFactory(company=company),
                        "accessory": AccessoryFactory(company=company, qty=20),
-                       "consumable": ConsumableFactory(company=company, qty=20)}
+                       "consumable": ConsumableFactory(company=company, qty=20),
+                       "component": ComponentFactory(company=company, qty=20)}
     a, b = world["a"], world["b"]
     world["rows"] = {
         "a-location": accessory_out(world["location"], a["accessory"], 2),
@@ -431,6 +485,10 @@ def two_companies(db, make_client, fmcs_on) -> dict[str, Any]:
         "a-user-a": accessory_out(a["user"], a["accessory"], 1),
         "a-user-b": accessory_out(a["user"], b["accessory"], 4),
         "b-user-b": accessory_out(b["user"], b["accessory"], 1),
+        "a-in-a": component_in(a["asset"], a["component"], 2),
+        "a-in-b": component_in(b["asset"], a["component"], 4),
+        "b-in-a": component_in(a["asset"], b["component"], 5),
+        "b-in-b": component_in(b["asset"], b["component"], 3),
     }
     consumed(a["consumable"], a["user"], 2)
     consumed(b["consumable"], a["user"], 5)
@@ -445,6 +503,8 @@ def two_companies(db, make_client, fmcs_on) -> dict[str, Any]:
     (USERS + "/{id}/accessories", "user"),
     (USERS + "/{id}/consumables", "user"),
     ("/api/v1/hardware/{id}/assigned/accessories", "asset"),
+    (COMPONENTS + "/{id}/assets", "component"),
+    ("/api/v1/hardware/{id}/components", "asset"),
 ])
 def test_another_companys_nested_list_is_not_found(two_companies, mode, path, owner_key):
     client = two_companies["client"]
@@ -471,6 +531,18 @@ def test_nested_lists_show_only_the_own_companys_rows(two_companies):
     checked_out = client.get(f"{ACCESSORIES}/{a['accessory'].pk}/checkedout").json()
     assert {row["id"] for row in checked_out["rows"]} == {rows["a-location"].pk, rows["a-asset"].pk,
                                                            rows["a-user-a"].pk}
+    # A's component installed in B's asset: the units are out (remaining counts them), the asset is not listed.
+    installed = client.get(f"{COMPONENTS}/{a['component'].pk}/assets").json()
+    assert [(row["id"], row["assigned_pivot_id"], row["qty"]) for row in installed["rows"]] == [
+        (a["asset"].pk, rows["a-in-a"].pk, 2)]
+    assert installed["total"] == 1
+    assert client.get(f"{COMPONENTS}/{a['component'].pk}").json()["remaining"] == 14
+    # B's component installed in A's asset: not listed under the asset.
+    in_asset = client.get(f"/api/v1/hardware/{a['asset'].pk}/components").json()
+    assert [(row["id"], row["assigned_pivot_id"], row["checkout_qty"]) for row in in_asset["rows"]] == [
+        (a["component"].pk, rows["a-in-a"].pk, 2)]
+    assert in_asset["total"] == 1
+    assert {row["id"] for row in client.get(COMPONENTS).json()["rows"]} == {a["component"].pk}
 
 
 def test_a_super_user_sees_every_companys_rows(two_companies, token_client):
@@ -478,6 +550,9 @@ def test_a_super_user_sees_every_companys_rows(two_companies, token_client):
     assert location["total"] == 2
     assert token_client.get(f"{USERS}/{two_companies['a']['user'].pk}/accessories").json()["total"] == 2
     assert token_client.get(f"{USERS}/{two_companies['a']['user'].pk}/consumables").json()["total"] == 2
+    a = two_companies["a"]
+    assert token_client.get(f"{COMPONENTS}/{a['component'].pk}/assets").json()["total"] == 2
+    assert token_client.get(f"/api/v1/hardware/{a['asset'].pk}/components").json()["total"] == 2
 
 
 # --- action log (reference §12) ------------------------------------------------------------------------------------
@@ -490,22 +565,38 @@ def activity(client, kind: str, item_id: int) -> list[dict[str, Any]]:
     return body["rows"]
 
 
+def checkin_meta(returned: int, held: int) -> dict[str, Any]:
+    """A checkin's ``log_meta``: the units that came back, and the row's units before and after."""
+    return {"checkin_qty": {"old": None, "new": returned}, "assigned_qty": {"old": held, "new": held - returned}}
+
+
+def lifecycle(client, kind: str, create: dict[str, Any], update: dict[str, Any], checkouts: list[dict[str, Any]],
+              checkins: list[tuple[int, dict[str, Any]]]) -> int:
+    """Through the API: create an item, update it, check out each of ``checkouts``, check in (row index, body) each of
+    ``checkins``, delete and restore it; every request must succeed. Another item of the kind exists beside it, so
+    its rows would show if the report's filter were wrong. Returns the item's id."""
+    url = URLS[kind]
+    item_id = succeeded(client.post(url, create, format="json"))["payload"]["id"]
+    FACTORIES[kind]()
+    succeeded(client.patch(f"{url}/{item_id}", update, format="json"))
+    id_key = ROW_KINDS[kind].id_key if kind in ROW_KINDS else "id"
+    rows = [succeeded(client.post(f"{url}/{item_id}/checkout", body, format="json"))["payload"][id_key]
+            for body in checkouts]
+    for index, body in checkins:
+        succeeded(client.post(f"{url}/{rows[index]}/checkin", body, format="json"))
+    succeeded(client.delete(f"{url}/{item_id}"))
+    succeeded(client.post(f"{url}/{item_id}/restore"))
+    return item_id
+
+
 def test_every_accessory_change_is_in_the_activity_report(token_client, superuser):
     holder, location = UserFactory(), LocationFactory()
-    body = {"name": "Dock", "qty": 5, "category_id": CategoryFactory(category_type="accessory").pk}
-    accessory_id = succeeded(token_client.post(ACCESSORIES, body, format="json"))["payload"]["id"]
-    AccessoryFactory()  # another accessory's rows never show
-    succeeded(token_client.patch(f"{ACCESSORIES}/{accessory_id}", {"name": "Dock 2", "qty": 6}, format="json"))
-    row = succeeded(token_client.post(f"{ACCESSORIES}/{accessory_id}/checkout",
-                                      {"assigned_user": holder.pk, "checkout_qty": 3, "note": "desk"},
-                                      format="json"))["payload"]["id"]
-    to_location = succeeded(token_client.post(f"{ACCESSORIES}/{accessory_id}/checkout",
-                                              {"assigned_location": location.pk}, format="json"))["payload"]["id"]
-    succeeded(token_client.post(f"{ACCESSORIES}/{row}/checkin", {"checkin_qty": 1, "note": "one"}, format="json"))
-    succeeded(token_client.post(f"{ACCESSORIES}/{row}/checkin", {}, format="json"))
-    succeeded(token_client.post(f"{ACCESSORIES}/{to_location}/checkin", {}, format="json"))
-    succeeded(token_client.delete(f"{ACCESSORIES}/{accessory_id}"))
-    succeeded(token_client.post(f"{ACCESSORIES}/{accessory_id}/restore"))
+    accessory_id = lifecycle(
+        token_client, "accessory",
+        {"name": "Dock", "qty": 5, "category_id": CategoryFactory(category_type="accessory").pk},
+        {"name": "Dock 2", "qty": 6},
+        [{"assigned_user": holder.pk, "checkout_qty": 3, "note": "desk"}, {"assigned_location": location.pk}],
+        [(0, {"checkin_qty": 1, "note": "one"}), (0, {}), (1, {})])
 
     rows = activity(token_client, "accessory", accessory_id)
     assert [(row["action_type"], row["target"] and row["target"]["type"], row["note"], row["log_meta"])
@@ -514,10 +605,9 @@ def test_every_accessory_change_is_in_the_activity_report(token_client, superuse
         ("update", None, None, {"name": {"old": "Dock", "new": "Dock 2"}, "qty": {"old": 5, "new": 6}}),
         ("checkout", "user", "desk", {"checkout_qty": {"old": None, "new": 3}}),
         ("checkout", "location", None, {"checkout_qty": {"old": None, "new": 1}}),
-        ("checkin from", "user", "one", {"checkin_qty": {"old": None, "new": 1}, "assigned_qty": {"old": 3, "new": 2}}),
-        ("checkin from", "user", None, {"checkin_qty": {"old": None, "new": 2}, "assigned_qty": {"old": 2, "new": 0}}),
-        ("checkin from", "location", None,
-         {"checkin_qty": {"old": None, "new": 1}, "assigned_qty": {"old": 1, "new": 0}}),
+        ("checkin from", "user", "one", checkin_meta(1, held=3)),
+        ("checkin from", "user", None, checkin_meta(2, held=2)),
+        ("checkin from", "location", None, checkin_meta(1, held=1)),
         ("delete", None, None, None),
         ("restore", None, None, None),
     ]
@@ -529,14 +619,10 @@ def test_every_accessory_change_is_in_the_activity_report(token_client, superuse
 
 def test_every_consumable_change_is_in_the_activity_report(token_client):
     taker = UserFactory()
-    body = {"name": "Toner", "qty": 5, "category_id": CategoryFactory(category_type="consumable").pk}
-    consumable_id = succeeded(token_client.post(CONSUMABLES, body, format="json"))["payload"]["id"]
-    ConsumableFactory()
-    succeeded(token_client.put(f"{CONSUMABLES}/{consumable_id}", {"item_no": "T-1"}, format="json"))
-    succeeded(token_client.post(f"{CONSUMABLES}/{consumable_id}/checkout",
-                                {"assigned_to": taker.pk, "checkout_qty": 2, "note": "printer"}, format="json"))
-    succeeded(token_client.delete(f"{CONSUMABLES}/{consumable_id}"))
-    succeeded(token_client.post(f"{CONSUMABLES}/{consumable_id}/restore"))
+    consumable_id = lifecycle(
+        token_client, "consumable",
+        {"name": "Toner", "qty": 5, "category_id": CategoryFactory(category_type="consumable").pk}, {"item_no": "T-1"},
+        [{"assigned_to": taker.pk, "checkout_qty": 2, "note": "printer"}], [])
 
     rows = activity(token_client, "consumable", consumable_id)
     assert [(row["action_type"], row["target"], row["note"], row["log_meta"]) for row in rows] == [
@@ -550,10 +636,41 @@ def test_every_consumable_change_is_in_the_activity_report(token_client):
     assert {row["item"]["type"] for row in rows} == {"consumable"}
 
 
+def test_every_component_change_is_in_the_activity_report(token_client, superuser):
+    """Checkouts log ``assigned_qty`` (the units installed) against the asset; checkins what came out
+    (``checkin_qty``) and what the row held before and after (``assigned_qty``)."""
+    host, spare = AssetFactory(name="Host"), AssetFactory()
+    component_id = lifecycle(
+        token_client, "component",
+        {"name": "16 GB DDR5", "qty": 8, "category_id": CategoryFactory(category_type="component").pk},
+        {"serial": "SN-1", "qty": 6},
+        [{"assigned_to": host.pk, "assigned_qty": 3, "note": "slot 1"}, {"assigned_to": spare.pk}],
+        [(0, {"checkin_qty": 1, "note": "one"}), (0, {}), (1, {})])
+
+    rows = activity(token_client, "component", component_id)
+    assert [(row["action_type"], row["target"] and row["target"]["id"], row["note"], row["log_meta"])
+            for row in rows] == [
+        ("create new", None, None, None),
+        ("update", None, None, {"qty": {"old": 8, "new": 6}, "serial": {"old": "", "new": "SN-1"}}),
+        ("checkout", host.pk, "slot 1", {"assigned_qty": {"old": None, "new": 3}}),
+        ("checkout", spare.pk, None, {"assigned_qty": {"old": None, "new": 1}}),
+        ("checkin from", host.pk, "one", checkin_meta(1, held=3)),
+        ("checkin from", host.pk, None, checkin_meta(2, held=2)),
+        ("checkin from", spare.pk, None, checkin_meta(1, held=1)),
+        ("delete", None, None, None),
+        ("restore", None, None, None),
+    ]
+    assert {row["item"]["type"] for row in rows} == {"component"}
+    assert {row["admin"]["id"] for row in rows} == {superuser.pk}
+    assert rows[2]["target"] == {"id": host.pk, "name": "Host", "type": "asset"}
+
+
 def test_refusals_write_no_log_row(token_client):
     """The action log only ever records what happened: a batch of refused requests adds no row."""
     accessory, consumable, holder = AccessoryFactory(qty=2), ConsumableFactory(qty=2), UserFactory()
     row = accessory_out(holder, accessory, 2)
+    component, host = ComponentFactory(qty=2), AssetFactory()
+    installed = component_in(host, component, 2)
     before = ActionLog.objects.count()
     refused = [
         ("post", f"{ACCESSORIES}/{accessory.pk}/checkout", {"assigned_user": holder.pk}),
@@ -563,6 +680,11 @@ def test_refusals_write_no_log_row(token_client):
         ("post", f"{ACCESSORIES}/{row.pk}/checkin", {"checkin_qty": 3}),
         ("delete", f"{USERS}/{holder.pk}", {}),
         ("post", f"{ACCESSORIES}/{accessory.pk}/restore", {}),
+        ("post", f"{COMPONENTS}/{component.pk}/checkout", {"assigned_to": host.pk}),
+        ("patch", f"{COMPONENTS}/{component.pk}", {"qty": 1}),
+        ("delete", f"{COMPONENTS}/{component.pk}", {}),
+        ("post", f"{COMPONENTS}/{installed.pk}/checkin", {"checkin_qty": 3}),
+        ("post", f"{COMPONENTS}/{component.pk}/restore", {}),
     ]
     for method, path, body in refused:
         assert send(token_client, method, path, body).json()["status"] == "error", (method, path)

@@ -4,24 +4,36 @@ a barrier, against PostgreSQL row locks and unique constraints."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import pytest
 from django.db import connection
 
 from activity.models import ActionLog
-from inventory.models import Accessory, AccessoryCheckout, Asset, Consumable, ConsumableAssignment, LicenseSeat
+from inventory.models import (
+    Accessory,
+    AccessoryCheckout,
+    Asset,
+    Component,
+    ComponentAssignment,
+    Consumable,
+    ConsumableAssignment,
+    LicenseSeat,
+)
 from tests.conftest import TokenClient
 from tests.factories import (
     AccessoryFactory,
     AssetFactory,
     AssetModelFactory,
+    ComponentFactory,
     ConsumableFactory,
     LicenseFactory,
     LocationFactory,
     StatusLabelFactory,
     UserFactory,
 )
-from tests.factories.inventory import accessory_out, seat_out
+from tests.factories.inventory import accessory_out, component_in, seat_out
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -191,33 +203,60 @@ def test_concurrent_quantity_checkouts_never_over_issue():
     assert ActionLog.objects.filter(item_type="widget", action_type="checkout").count() == 5
 
 
-# --- accessories and consumables over the API (issue 10: "concurrent checkouts on PostgreSQL never exceed the
-# quantity"). Each checkout locks the item row and computes what remains under the lock (inventory/checkout.py),
-# a qty change is checked on the locked row (inventory/stock.py), a checkin re-reads its row under the item lock.
+# --- accessories, consumables and components over the API (issues 10 and 11: "concurrent checkouts on PostgreSQL
+# never exceed the quantity"). Each checkout locks the item row and computes what remains under the lock
+# (inventory/checkout.py), a qty change is checked on the locked row (inventory/stock.py), a checkin re-reads its row
+# under the item lock.
 
-#: Per kind: the factory, the URL, the body of a checkout of ``n`` units to a user, the assignment model, the
-#: action-log ``item_type``.
+
+class Stock(NamedTuple):
+    """A kind handed out by quantity, as the race tests drive it."""
+
+    factory: Callable[..., Any]
+    url: str
+    #: The key naming the target of a checkout, and the factory of a target.
+    target_key: str
+    target: Callable[[], Any]
+    #: The quantity key of a checkout (and of its field error).
+    qty_key: str
+    rows: type
+    model: type
+    #: The assignment rows' foreign key to the item.
+    item_field: str
+
+
 STOCKS = {
-    "accessory": (AccessoryFactory, "/api/v1/accessories", lambda user, n: {"assigned_user": user, "checkout_qty": n},
-                  AccessoryCheckout, Accessory),
-    "consumable": (ConsumableFactory, "/api/v1/consumables", lambda user, n: {"assigned_to": user, "checkout_qty": n},
-                   ConsumableAssignment, Consumable),
+    "accessory": Stock(AccessoryFactory, "/api/v1/accessories", "assigned_user", UserFactory, "checkout_qty",
+                       AccessoryCheckout, Accessory, "accessory"),
+    "consumable": Stock(ConsumableFactory, "/api/v1/consumables", "assigned_to", UserFactory, "checkout_qty",
+                        ConsumableAssignment, Consumable, "consumable"),
+    "component": Stock(ComponentFactory, "/api/v1/components", "assigned_to", AssetFactory, "assigned_qty",
+                       ComponentAssignment, Component, "component"),
+}
+#: The kinds checked in by assignment row: units put out directly (test setup), the text of a row that is gone.
+ROW_KINDS: dict[str, tuple[Callable[[Any, int], Any], str]] = {
+    "accessory": (lambda item, qty: accessory_out(UserFactory(), item, qty), "The accessory checkout does not exist."),
+    "component": (lambda item, qty: component_in(AssetFactory(), item, qty),
+                  "No matching checkouts for that component join record"),
 }
 
 
-def units_out(rows_model, item) -> int:
-    field = "accessory" if rows_model is AccessoryCheckout else "consumable"
-    return sum(rows_model.objects.filter(**{field: item}).values_list("assigned_qty", flat=True))
+def units_out(stock: Stock, item) -> int:
+    return sum(stock.rows.objects.filter(**{stock.item_field: item}).values_list("assigned_qty", flat=True))
+
+
+def checkout_body(stock: Stock, target, units: int) -> dict[str, Any]:
+    return {stock.target_key: target.pk, stock.qty_key: units}
 
 
 def stock_checkouts(item_type: str, qty: int, units: int) -> tuple[object, list[dict]]:
     """THREADS checkouts of ``units`` each, through the HTTP API with real tokens, released together."""
-    factory, url, body, _rows, _model = STOCKS[item_type]
-    item = factory(qty=qty)
-    targets = [UserFactory() for _ in range(THREADS)]
+    stock = STOCKS[item_type]
+    item = stock.factory(qty=qty)
+    targets = [stock.target() for _ in range(THREADS)]
     http = clients(THREADS)
     responses = run_together([
-        (lambda c=c, t=t: c.post(f"{url}/{item.pk}/checkout", body(t.pk, units), format="json"))
+        (lambda c=c, t=t: c.post(f"{stock.url}/{item.pk}/checkout", checkout_body(stock, t, units), format="json"))
         for c, t in zip(http, targets, strict=True)
     ])
     assert all(not isinstance(r, Exception) for r in responses), responses
@@ -227,17 +266,18 @@ def stock_checkouts(item_type: str, qty: int, units: int) -> tuple[object, list[
 
 @pytest.mark.parametrize("item_type", STOCKS)
 def test_concurrent_checkouts_of_the_last_units_have_exactly_that_many_winners(item_type):
-    """8 checkouts of one unit each race for the last 3 units: exactly 3 succeed, 5 get the field error on
-    ``checkout_qty``, and the database holds 3 units out in 3 rows with 3 checkout log rows."""
+    """8 checkouts of one unit each race for the last 3 units: exactly 3 succeed, 5 get the field error on the
+    quantity key, and the database holds 3 units out in 3 rows with 3 checkout log rows."""
     item, bodies = stock_checkouts(item_type, qty=3, units=1)
-    rows_model = STOCKS[item_type][3]
+    stock = STOCKS[item_type]
     winners = [b for b in bodies if b["status"] == "success"]
     losers = [b for b in bodies if b["status"] == "error"]
     assert (len(winners), len(losers)) == (3, THREADS - 3), bodies
-    assert all(set(b["messages"]) == {"checkout_qty"} for b in losers), losers
-    assert sorted(b["payload"]["id"] for b in winners) == sorted(rows_model.objects.values_list("pk", flat=True))
-    assert units_out(rows_model, item) == 3
-    assert rows_model.objects.count() == 3
+    assert all(set(b["messages"]) == {stock.qty_key} for b in losers), losers
+    row_ids = sorted(b["payload"].get("assigned_pivot_id", b["payload"]["id"]) for b in winners)
+    assert row_ids == sorted(stock.rows.objects.values_list("pk", flat=True))
+    assert units_out(stock, item) == 3
+    assert stock.rows.objects.count() == 3
     assert ActionLog.objects.filter(item_type=item_type, item_id=item.pk, action_type="checkout").count() == 3
 
 
@@ -246,68 +286,75 @@ def test_concurrent_checkouts_of_several_units_never_exceed_the_quantity(item_ty
     """8 checkouts of 2 units each from a stock of 5: two fit (4 units), the third would make 6, so 6 are
     refused and one unit stays."""
     item, bodies = stock_checkouts(item_type, qty=5, units=2)
-    rows_model = STOCKS[item_type][3]
+    stock = STOCKS[item_type]
     statuses = [b["status"] for b in bodies]
     assert statuses.count("success") == 2, bodies
-    assert all(set(b["messages"]) == {"checkout_qty"} for b in bodies if b["status"] == "error"), bodies
-    assert units_out(rows_model, item) == 4 <= item.qty
+    assert all(set(b["messages"]) == {stock.qty_key} for b in bodies if b["status"] == "error"), bodies
+    assert units_out(stock, item) == 4 <= item.qty
     assert ActionLog.objects.filter(item_type=item_type, item_id=item.pk, action_type="checkout").count() == 2
 
 
-def test_concurrent_checkins_of_one_accessory_row_have_one_winner():
-    """Two checkins of the same checkout row at once: one returns the units, the other finds the row gone (the row
-    is re-read under the accessory's lock); one checkin log row, nothing out. Repeated, so the two really overlap
+@pytest.mark.parametrize("item_type", ROW_KINDS)
+def test_concurrent_checkins_of_one_row_have_one_winner(item_type):
+    """Two checkins of the same assignment row at once: one returns the units, the other finds the row gone (the
+    row is re-read under the item's lock); one checkin log row, nothing out. Repeated, so the two really overlap
     (with two threads a single round often runs one after the other)."""
+    stock, (put_out, gone) = STOCKS[item_type], ROW_KINDS[item_type]
     first, second = clients(2)
-    holder = UserFactory()
     for round_ in range(1, 6):
-        row = accessory_out(holder, AccessoryFactory(qty=5), qty=2)
-        path = f"/api/v1/accessories/{row.pk}/checkin"
+        row = put_out(stock.factory(qty=5), 2)
+        path = f"{stock.url}/{row.pk}/checkin"
         responses = run_together([(lambda c=c, p=path: c.post(p, {}, format="json")) for c in (first, second)])
         bodies = [r.json() for r in responses]
         assert sorted(b["status"] for b in bodies) == ["error", "success"], bodies
-        assert [b["messages"] for b in bodies if b["status"] == "error"] == ["The accessory checkout does not exist."]
-        assert not AccessoryCheckout.objects.exists()
-        assert ActionLog.objects.filter(item_type="accessory", action_type="checkin from").count() == round_
+        assert [b["messages"] for b in bodies if b["status"] == "error"] == [gone]
+        assert not stock.rows.objects.exists()
+        assert ActionLog.objects.filter(item_type=item_type, action_type="checkin from").count() == round_
 
 
-def test_concurrent_partial_checkins_of_one_row_never_return_more_than_it_holds():
-    """8 checkins of one unit each from a row holding 3: exactly 3 succeed and the row is gone afterwards."""
-    row = accessory_out(UserFactory(), AccessoryFactory(qty=5), qty=3)
+@pytest.mark.parametrize("item_type", ROW_KINDS)
+def test_concurrent_partial_checkins_of_one_row_never_return_more_than_it_holds(item_type):
+    """8 checkins of one unit each from a row holding 3: exactly 3 succeed and the row is gone afterwards; the
+    others find it gone or holding less than they ask for."""
+    stock, (put_out, _gone) = STOCKS[item_type], ROW_KINDS[item_type]
+    item = stock.factory(qty=5)
+    row = put_out(item, 3)
     http = clients(THREADS)
     bodies = [r.json() for r in run_together([
-        (lambda c=c: c.post(f"/api/v1/accessories/{row.pk}/checkin", {"checkin_qty": 1}, format="json"))
+        (lambda c=c: c.post(f"{stock.url}/{row.pk}/checkin", {"checkin_qty": 1}, format="json"))
         for c in http
     ])]
     assert [b["status"] for b in bodies].count("success") == 3, bodies
-    assert not AccessoryCheckout.objects.exists()
-    assert ActionLog.objects.filter(item_type="accessory", action_type="checkin from").count() == 3
+    assert not stock.rows.objects.exists()
+    logs = ActionLog.objects.filter(item_type=item_type, action_type="checkin from")
+    assert sorted(log.log_meta["assigned_qty"]["new"] for log in logs) == [0, 1, 2]
+    assert units_out(stock, item) == 0
 
 
 @pytest.mark.parametrize("item_type", STOCKS)
 def test_concurrent_qty_lowering_never_leaves_more_out_than_the_quantity(item_type):
     """Checkouts and a ``PATCH qty`` lowering the stock race (repeated, so both orders happen): whichever commits
     first, the units out never exceed ``qty`` and the refused side changed nothing."""
-    factory, url, body, rows_model, model = STOCKS[item_type]
+    stock = STOCKS[item_type]
     http = clients(THREADS)
-    targets = [UserFactory() for _ in range(THREADS - 2)]
+    targets = [stock.target() for _ in range(THREADS - 2)]
     lowered = 0
     for _ in range(4):
-        item = factory(qty=6)
-        detail = f"{url}/{item.pk}"
-        calls = [(lambda c=c, t=t, p=detail: c.post(f"{p}/checkout", body(t.pk, 1), format="json"))
+        item = stock.factory(qty=6)
+        detail = f"{stock.url}/{item.pk}"
+        calls = [(lambda c=c, t=t, p=detail: c.post(f"{p}/checkout", checkout_body(stock, t, 1), format="json"))
                  for c, t in zip(http[2:], targets, strict=True)]
         calls += [(lambda c=c, p=detail: c.patch(p, {"qty": 3}, format="json")) for c in http[:2]]
         bodies = [r.json() for r in run_together(calls)]
         checkouts, patches = bodies[:-2], bodies[-2:]
-        item = model.objects.get(pk=item.pk)
-        out = units_out(rows_model, item)
+        item = stock.model.objects.get(pk=item.pk)
+        out = units_out(stock, item)
         assert out <= item.qty, (out, item.qty, bodies)
         assert out == [b["status"] for b in checkouts].count("success"), bodies
         patched = [b["status"] for b in patches].count("success")
         assert item.qty == (3 if patched else 6), (item.qty, bodies)
         assert all(set(b["messages"]) == {"qty"} for b in patches if b["status"] == "error"), patches
-        assert all(set(b["messages"]) == {"checkout_qty"} for b in checkouts if b["status"] == "error"), checkouts
+        assert all(set(b["messages"]) == {stock.qty_key} for b in checkouts if b["status"] == "error"), checkouts
         lowered += bool(patched)
     # Not asserted: how often the PATCH wins depends on scheduling; the invariant above holds either way.
     print(f"{item_type}: qty lowered in {lowered} of 4 rounds")

@@ -177,6 +177,12 @@ class ComponentSerializer(StockRecordSerializer):
         """Snipe-IT refuses to delete a component with units installed."""
         return self.can("delete") and obj.deleted_at is None and self.units_out(obj) == 0
 
+    def get_available_actions(self, obj) -> dict[str, bool]:
+        """Snipe-IT offers ``checkin`` to callers with ``components.checkin`` (installation rows are checked in, unlike
+        accessories'); here only while units are installed, as ``checkout`` only while a unit is left."""
+        checkin = self.can("checkin") and obj.deleted_at is None and self.units_out(obj) > 0
+        return {**super().get_available_actions(obj), "checkin": checkin}
+
 
 def assigned_to(row: Any, limit_company_id: int | None) -> dict[str, Any] | None:
     """The holder of a checkout row, compact (reference §3.9): a user, an asset or a location; null when gone or

@@ -336,11 +336,14 @@ class ComponentViewSet(StockViewSet):
     @action(detail=True, methods=["get"], url_path="assets", filter_backends=[])
     def holders(self, request, pk=None):
         """``GET components/{id}/assets``: the assets the component is installed in, newest first (needs
-        assets.view too, as Snipe-IT)."""
+        assets.view too, as Snipe-IT). Only assets the caller may see are listed (Snipe-IT's ``assets()`` relation
+        is company-scoped too): a row is the asset's record, so another company's asset is left out, not shown; its
+        units still count as out in ``remaining``."""
         component = self.get_object()
         self.require("assets.view")
-        rows = ComponentAssignment.objects.filter(component=component).select_related("assigned_asset",
-                                                                                        "created_by")
+        assets = Asset.objects.restrict(self.request.user).filter(deleted_at__isnull=True)
+        rows = (ComponentAssignment.objects.filter(component=component, assigned_asset__in=assets)
+                .select_related("assigned_asset", "created_by"))
         return self.rows_page(rows, s.ComponentAssetRowSerializer)
 
     @extend_schema(responses={200: s.HeldComponentSerializer(many=True)})
