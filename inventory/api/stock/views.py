@@ -20,6 +20,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from accounts.models import User
+from accounts.permissions import ITEM_SECTIONS
 from accounts.services import USER_NOT_FOUND
 from assetsvc.api.viewsets import ResourceViewSet, success, success_envelope
 from assetsvc.exceptions import NotFoundError
@@ -79,9 +80,12 @@ class StockViewSet(CheckoutActionsMixin, ResourceViewSet):
 
     @cached_property
     def abilities(self) -> dict[str, bool]:
+        """The caller's verbs of the section, each a key the section has (licenses have no ``checkin`` key: a seat
+        is checked in with ``licenses.checkout``); a verb the section lacks is False."""
         checker = hook("permission_checker")
         user = self.request.user
-        return {verb: checker(user, f"{self.permission_section}.{verb}")
+        keys = ITEM_SECTIONS[self.permission_section]
+        return {verb: verb in keys and checker(user, f"{self.permission_section}.{verb}")
                 for verb in ("view", "create", "edit", "delete", "checkout", "checkin")}
 
     def write_input(self) -> dict[str, Any]:
