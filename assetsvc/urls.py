@@ -1,8 +1,9 @@
-"""URL map: the Django admin, and the API under ``/api/v1`` (trailing slash optional)."""
+"""URL map: the Django admin, the health endpoints, and the API under ``/api/v1`` (trailing slash optional)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from assetsvc import health
 from assetsvc.api.views import EndpointNotFoundView, SchemaView
 
 api_v1 = [
@@ -14,6 +15,8 @@ api_v1 = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("health", health.live, name="health"),
+    path("health/ready", health.ready, name="health-ready"),
     path("api/v1/", include(api_v1)),
     re_path(r"^api/v1(?:/.*)?$", EndpointNotFoundView.as_view()),
 ]

@@ -1,0 +1,67 @@
+"""``/health`` (liveness) and ``/health/ready`` (readiness): no token, JSON, nothing secret, 503 when a check
+fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from assetsvc import health
+from assetsvc.registry import STORES
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def extra_check():
+    """Register a readiness check for one test only."""
+    added = []
+
+    def add(name, check):
+        health.register_readiness_check(name, check)
+        added.append(name)
+
+    yield add
+    for name in added:
+        STORES["readiness_checks"].pop(name, None)
+
+
+def test_liveness_needs_no_token_and_touches_nothing(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/health")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+    assert response["Content-Type"] == "application/json"
+    assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
+
+
+def test_readiness_reports_database_and_cache(client):
+    response = client.get("/health/ready")
+    body = response.json()
+    assert response.status_code == 200, body
+    assert body["status"] == "ok"
+    assert body["checks"]["database"]["ok"] is True and body["checks"]["cache"]["ok"] is True
+    assert all(isinstance(check["ms"], float) for check in body["checks"].values())
+
+
+def test_a_failing_check_makes_the_service_unready_without_leaking_its_error(client, extra_check):
+    def broken():
+        raise ConnectionError("could not connect to server at secret-host:5432 password=hunter2")
+
+    extra_check("broken", broken)
+    response = client.get("/health/ready")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["checks"]["broken"]["ok"] is False and body["checks"]["broken"]["error"] == "ConnectionError"
+    assert "secret-host" not in response.content.decode() and "hunter2" not in response.content.decode()
+
+
+def test_a_check_that_answers_not_ok_is_reported_as_is(client, extra_check):
+    extra_check("backlog", lambda: {"ok": False, "queued": 12, "oldest_age_seconds": 900})
+    body = client.get("/health/ready").json()
+    assert body["checks"]["backlog"] == {"ok": False, "queued": 12, "oldest_age_seconds": 900,
+                                         "ms": body["checks"]["backlog"]["ms"]}
+
+
+def test_only_get(client):
+    assert client.post("/health").status_code == 405
+    assert client.post("/health/ready").status_code == 405
