@@ -127,6 +127,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # "database is locked" half-way through; SQLite has no row locks, this serialises state changes instead.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    # An unreachable server is an answer (503) within seconds, not a request hanging on TCP retries
+    # (docs/operations.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("DB_CONNECT_TIMEOUT", "5") or 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # CACHES -------------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings as drf_settings
 
+from assetsvc.api.outages import DATABASE_UNAVAILABLE, is_database_outage
 from assetsvc.conf import app_settings
 from assetsvc.exceptions import DomainError
 
@@ -104,6 +105,10 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response({"message": TOO_MANY_REQUESTS}, status=429)
     if isinstance(exc, exceptions.ValidationError):
         return validation_response(_flatten(exc.detail))
+    if is_database_outage(exc):
+        logger.warning("Database unavailable on %s: %s", context.get("request") and context["request"].path,
+                       type(exc).__name__)
+        return Response(error_body(DATABASE_UNAVAILABLE), status=503)
     if isinstance(exc, OperationalError) and "lock" in str(exc).lower():
         return Response(error_body("The item is busy; try again.", payload=None), status=409,
                         headers={"Retry-After": "1"})

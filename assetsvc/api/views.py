@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.exceptions import NotFound
 
 from assetsvc.api.exceptions import ENDPOINT_NOT_FOUND, SERVER_ERROR, json_error
 from assetsvc.api.middleware import is_api_request
+from assetsvc.api.outages import DATABASE_UNAVAILABLE, is_database_outage
 from assetsvc.api.viewsets import ApiView
 
 
@@ -49,6 +52,9 @@ def handler404(request, exception=None):
 
 def handler500(request):
     if is_api_request(request):
+        # Raised outside a view (the rate limiter's token lookup, authentication): still the 503 of an outage.
+        if is_database_outage(sys.exc_info()[1]):
+            return json_error(DATABASE_UNAVAILABLE, 503)
         return json_error(SERVER_ERROR, 500)
     return defaults.server_error(request)
 
