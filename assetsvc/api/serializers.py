@@ -53,6 +53,7 @@ def laravel_messages(field: drf_fields.Field, field_name: str) -> dict[str, str]
         "date": "The {attr} is not a valid date.",
         "datetime": "The {attr} is not a valid date.",
         "overflow": "The {attr} is not a valid date.",
+        "format": "The {attr} does not match the format YYYY-MM-DD.",
     }
     attr = attribute_name(field_name)
     return {key: text.format(attr=attr) for key, text in messages.items()}
