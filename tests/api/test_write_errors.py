@@ -10,7 +10,7 @@ import pytest
 from assetsvc.api.inputs import JSON_WITHOUT_CONTENT_TYPE
 from inventory.choices import StatusType
 from inventory.models import Asset
-from tests.factories import AssetFactory, AssetModelFactory, StatusLabelFactory
+from tests.factories import AssetFactory, AssetModelFactory, CategoryFactory, StatusLabelFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/hardware"
@@ -86,3 +86,24 @@ def test_a_real_form_still_works(token_client, base):
     form = "&".join(f"{key}={value}" for key, value in {**base, "asset_tag": "NEW-2"}.items())
     response = token_client.generic("POST", URL, form, content_type="application/x-www-form-urlencoded")
     assert response.json()["status"] == "success", response.content
+
+
+def test_a_rule_across_fields_is_reported_with_the_field_errors(token_client):
+    """``validate()`` rules used to wait until every field passed."""
+    body = token_client.post("/api/v1/users", {"password": "long-enough-1", "password_confirmation": "other-one-2"},
+                             format="json").json()
+    assert body["messages"] == {"first_name": ["The first name field is required."],
+                                "username": ["The username field is required."],
+                                "password": ["The password confirmation does not match."]}
+
+
+def test_a_wrong_kind_of_category_comes_with_the_missing_name(token_client):
+    category = CategoryFactory(category_type="consumable")
+    body = token_client.post("/api/v1/accessories", {"qty": 1, "category_id": category.pk}, format="json").json()
+    assert body["messages"] == {"name": ["The name field is required."],
+                                "category_id": ["The category must be an accessory category."]}
+
+
+def test_a_rule_needing_a_failed_field_adds_nothing(token_client):
+    body = token_client.post("/api/v1/accessories", {"qty": "many"}, format="json").json()
+    assert set(body["messages"]) == {"name", "qty", "category_id"}
