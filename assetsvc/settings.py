@@ -12,6 +12,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from assetsvc.client_address import parse_trusted_proxies
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -87,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "assetsvc.api.middleware.ApiRateLimitMiddleware",
+    "assetsvc.api.middleware.ApiTlsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -223,6 +226,14 @@ OAUTH2_PROVIDER = {
 }
 
 # Application knobs, read through assetsvc.conf.app_settings.
+# TRUSTED_PROXIES: which proxies' X-Forwarded-For entries are believed (assetsvc.client_address); validated here so
+# a typo fails at start-up instead of silently trusting nobody.
+_trusted_proxies = os.environ.get("TRUSTED_PROXIES", "").strip()
+try:
+    parse_trusted_proxies(_trusted_proxies)
+except ValueError as _error:
+    raise ImproperlyConfigured(str(_error)) from _error
+
 _api_error_status = os.environ.get("API_ERROR_STATUS", "compat").strip().lower() or "compat"
 if _api_error_status not in {"compat", "http"}:
     raise ImproperlyConfigured(f"API_ERROR_STATUS must be 'compat' or 'http', got {_api_error_status!r}")
@@ -232,6 +243,7 @@ ASSETSVC = {
     "API_TOKEN_EXPIRATION_YEARS": env_int("API_TOKEN_EXPIRATION_YEARS", 15, minimum=1),
     "MAX_RESULTS": env_int("MAX_RESULTS", 500, minimum=1),
     "API_ERROR_STATUS": _api_error_status,
+    "TRUSTED_PROXIES": _trusted_proxies,
     "WEBHOOK_ENDPOINT": os.environ.get("WEBHOOK_ENDPOINT", "").strip(),
     "WEBHOOK_CHANNEL": os.environ.get("WEBHOOK_CHANNEL", "").strip(),
     "WEBHOOK_BOTNAME": os.environ.get("WEBHOOK_BOTNAME", "").strip(),

@@ -110,8 +110,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
                        type(exc).__name__)
         return Response(error_body(DATABASE_UNAVAILABLE), status=503)
     if isinstance(exc, OperationalError) and "lock" in str(exc).lower():
-        return Response(error_body("The item is busy; try again.", payload=None), status=409,
-                        headers={"Retry-After": "1"})
+        # No Retry-After: the specification keeps it for 429 alone; the message already says to try again.
+        return Response(error_body("The item is busy; try again.", payload=None), status=409)
     if isinstance(exc, exceptions.APIException):
         return Response(error_body(str(exc.detail)), status=exc.status_code)
     return None  # unhandled: ApiErrorMiddleware answers the 500 envelope

@@ -12,6 +12,7 @@ has one home. The limit comes from the ``scope_policy`` hook (``assetsvc.scoping
 from __future__ import annotations
 
 import copy
+import re
 from datetime import date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -40,6 +41,8 @@ DATETIME_OBJECT_SCHEMA = {
     "required": ["datetime", "formatted"],
 }
 MAX_INT = 2_147_483_647
+#: The one shape a date field takes (:class:`StrictDateField`).
+DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 #: ``purchase_cost`` is Decimal(13, 2) in the database.
 MAX_PURCHASE_COST = Decimal("99999999999.99")
 
@@ -160,19 +163,21 @@ class EmailField(serializers.EmailField):
         return super().to_internal_value(data)
 
 
-class LenientDateField(serializers.DateField):
-    """``YYYY-MM-DD`` (a date-time is accepted and cut to its date); impossible dates such as 2023-02-30 fail."""
+class StrictDateField(serializers.DateField):
+    """Exactly ``YYYY-MM-DD`` (surrounding spaces aside). A date-time is refused rather than cut to its date
+    (issue 12): ``2023-02-28T23:30:00-05:00`` is another day in UTC, so cutting it silently could store the wrong one;
+    the ``format`` message tells the client what to send. Impossible dates such as 2023-02-30 are not a valid date.
+    """
+
+    default_error_messages = {"format": "The {attr} does not match the format YYYY-MM-DD."}
 
     def to_internal_value(self, value):
         if isinstance(value, date) and not isinstance(value, datetime):
             return value
-        if not isinstance(value, str):
-            self.fail("invalid", format="YYYY-MM-DD")
-        text = value.strip()
+        if not isinstance(value, str) or not DATE_ONLY.fullmatch(value.strip()):
+            self.fail("format")
         try:
-            parsed = parse_date(text[:10]) if len(text) >= 10 else None
-            if parsed is not None and len(text) > 10 and parse_datetime(text.replace(" ", "T", 1)) is None:
-                parsed = None
+            parsed = parse_date(value.strip())
         except ValueError:
             parsed = None
         if parsed is None:

@@ -7,6 +7,11 @@ from typing import Any
 
 from django.http import QueryDict
 
+#: The answer to a JSON body whose Content-Type does not say so (issue 12): without the hint the client reads "The
+#: model id field is required." about a field it did send.
+JSON_WITHOUT_CONTENT_TYPE = ("The request body looks like JSON but was not sent as JSON: "
+                             "send it with the header Content-Type: application/json.")
+_WRITE_METHODS = frozenset({"POST", "PUT", "PATCH"})
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 
@@ -51,6 +56,24 @@ def merged_input(request) -> dict[str, Any]:
     elif body not in (None, "", b""):
         data["_body"] = body
     return data
+
+
+def json_without_content_type(request) -> bool:
+    """A write whose body was JSON but whose ``Content-Type`` was missing (DRF then ignores the body) or form
+    encoding (``curl -d`` without ``-H``: the whole JSON text becomes one form key starting with ``{`` or ``[``, which
+    no real form field does)."""
+    if request.method not in _WRITE_METHODS:
+        return False
+    content_type = request.META.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+    if not content_type:
+        try:
+            return int(request.META.get("CONTENT_LENGTH") or 0) > 0
+        except ValueError:
+            return False
+    if content_type == "application/x-www-form-urlencoded" and isinstance(request.data, QueryDict):
+        first_key = next(iter(request.data.keys()), "")
+        return first_key.lstrip().startswith(("{", "["))
+    return False
 
 
 def contains_nul(value: Any) -> bool:

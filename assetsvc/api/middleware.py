@@ -1,4 +1,5 @@
-"""Middleware for ``/api/v1``: JSON errors for anything DRF does not handle, and the per-user rate limit."""
+"""Middleware for ``/api/v1``: JSON errors for anything DRF does not handle, the per-user rate limit, and the
+refusal of plain HTTP."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.conf import settings
 from django_ratelimit.core import get_usage
 
 from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
+from assetsvc.client_address import client_address
 from assetsvc.conf import app_settings
 from assetsvc.registry import hook
 from assetsvc.request_meta import reset_request_meta, set_request_meta
@@ -23,9 +25,17 @@ def is_api_request(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+def client_ip(request) -> str:
+    """The caller's address by ``TRUSTED_PROXIES`` (``assetsvc.client_address``): the one answer that both the
+    action log and the anonymous rate-limit bucket use, computed once per request."""
+    if not hasattr(request, "_assetsvc_client_ip"):
+        request._assetsvc_client_ip = client_address(request.META, app_settings.TRUSTED_PROXIES)
+    return request._assetsvc_client_ip
+
+
 class ApiErrorMiddleware:
-    """Outermost: opens the per-request settings scope, refuses plain HTTP when TLS is forced, and turns an
-    unhandled exception under ``/api/`` into the 500 envelope (no internals)."""
+    """Outermost: opens the per-request settings scope and turns an unhandled exception under ``/api/`` into the 500
+    envelope (no internals)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -36,8 +46,6 @@ class ApiErrorMiddleware:
         if path.startswith("/api/v1/") and path.endswith("/") and len(path) > len("/api/v1/"):
             request.path_info = path.rstrip("/") or path  # trailing slash optional (API-CONTRACT.md §1)
         try:
-            if is_api_request(request) and settings.APP_FORCE_TLS and not request.is_secure():
-                return json_error("HTTPS is required for the API.", 403)
             return self.get_response(request)
         finally:
             close_request_scope(token)
@@ -58,7 +66,7 @@ class RequestMetaMiddleware:
 
     def __call__(self, request):
         token = set_request_meta(
-            remote_ip=request.META.get("REMOTE_ADDR", ""),
+            remote_ip=client_ip(request),
             user_agent=request.META.get("HTTP_USER_AGENT", ""),
             action_source="api" if is_api_request(request) else "gui",
         )
@@ -69,11 +77,12 @@ class RequestMetaMiddleware:
 
 
 def rate_limit_key(group: str, request) -> str:
-    """Per authenticated user across all their tokens; per client IP without a valid token."""
+    """Per authenticated user across all their tokens; per client IP (behind trusted proxies, the forwarded one)
+    without a valid token."""
     result = hook("bearer_resolver")(request)
     if result.user is not None:
         return f"user:{result.user.pk}"
-    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
+    return f"ip:{client_ip(request)}"
 
 
 class ApiRateLimitMiddleware:
@@ -108,3 +117,17 @@ class ApiRateLimitMiddleware:
         response["X-RateLimit-Reset"] = str(reset_in)
         response["X-RateLimit-Reset-Timestamp"] = str(reset_at)
         return response
+
+
+class ApiTlsMiddleware:
+    """With ``APP_FORCE_TLS``, refuses ``/api/`` over plain HTTP (403, not a redirect: the token has already crossed
+    in clear text). It sits inside ``ApiRateLimitMiddleware`` so the refusal is counted and carries the rate-limit
+    headers like every other ``/api/v1`` answer (API-CONTRACT.md §5)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if is_api_request(request) and settings.APP_FORCE_TLS and not request.is_secure():
+            return json_error("HTTPS is required for the API.", 403)
+        return self.get_response(request)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core import validators as django_validators
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import fields as drf_fields
 from rest_framework import relations, serializers
 
@@ -53,6 +56,7 @@ def laravel_messages(field: drf_fields.Field, field_name: str) -> dict[str, str]
         "date": "The {attr} is not a valid date.",
         "datetime": "The {attr} is not a valid date.",
         "overflow": "The {attr} is not a valid date.",
+        "format": "The {attr} does not match the format YYYY-MM-DD.",
     }
     attr = attribute_name(field_name)
     return {key: text.format(attr=attr) for key, text in messages.items()}
@@ -77,6 +81,10 @@ def _relabel_validators(field: drf_fields.Field, attr: str) -> None:
 class ApiSerializerMixin:
     """Rewrites every field's error messages into Laravel's texts ("The asset tag field is required.")."""
 
+    #: Whether ``validate()`` also runs when fields failed (:meth:`to_internal_value`); off for rules whose verdict
+    #: changes when a failed field is missing.
+    rules_with_field_errors = True
+
     def get_fields(self) -> dict[str, drf_fields.Field]:
         fields = super().get_fields()
         for name, field in fields.items():
@@ -88,6 +96,44 @@ class ApiSerializerMixin:
             if target is not field:
                 field.error_messages.update(laravel_messages(field, name))
         return fields
+
+    def to_internal_value(self, data):
+        """Every error of a write at once (issue 12): DRF runs ``validate()`` (the rules across fields: a password
+        confirmation, a category of the wrong kind, a name taken) only when every field passed, so a client fixing
+        one error met the next. On field errors, ``validate()`` also runs on the fields that did pass, and its errors
+        for other fields are added (a field's own error stays first and alone)."""
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if not self.rules_with_field_errors or not isinstance(exc.detail, dict):
+                raise
+            errors = dict(exc.detail)
+            passed = self._fields_that_passed(data, errors)
+            try:
+                self.validate(passed)
+            except serializers.ValidationError as more:
+                if isinstance(more.detail, dict):
+                    for key, messages in more.detail.items():
+                        errors.setdefault(key, messages)
+            except (KeyError, TypeError, AttributeError, ValueError):
+                pass  # a rule that needs a field that failed: its error is already reported
+            raise serializers.ValidationError(errors) from exc
+
+    def _fields_that_passed(self, data, errors: dict) -> dict[str, Any]:
+        """The validated values of the fields without an error, as DRF's ``to_internal_value`` builds them."""
+        attrs: dict[str, Any] = {}
+        for field in self._writable_fields:
+            if field.field_name in errors:
+                continue
+            try:
+                value = field.run_validation(field.get_value(data))
+                validate_method = getattr(self, f"validate_{field.field_name}", None)
+                if validate_method is not None:
+                    value = validate_method(value)
+            except (serializers.ValidationError, drf_fields.SkipField, DjangoValidationError):
+                continue
+            self.set_value(attrs, field.source_attrs, value)
+        return attrs
 
 
 class ApiSerializer(ApiSerializerMixin, serializers.Serializer):

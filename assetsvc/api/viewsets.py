@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assetsvc.api.fields import SchemaField
-from assetsvc.api.inputs import contains_nul, merged_input
+from assetsvc.api.inputs import JSON_WITHOUT_CONTENT_TYPE, contains_nul, json_without_content_type, merged_input
 from assetsvc.api.negotiation import AlwaysJSONNegotiation
 from assetsvc.registry import hook
 from assetsvc.scoping import ScopedQuerySet
@@ -53,6 +53,8 @@ class ApiViewMixin:
     @cached_property
     def input(self) -> dict[str, Any]:
         """The request's input: body over query string (API-CONTRACT.md §1)."""
+        if json_without_content_type(self.request):
+            raise exceptions.ValidationError({"general": [JSON_WITHOUT_CONTENT_TYPE]})
         data = merged_input(self.request)
         if "_body" in data:
             raise exceptions.ValidationError({"general": ["The request body must be a JSON object."]})

@@ -29,6 +29,9 @@ class CheckoutSerializer(ApiSerializer):
     ``quantity_field`` and declares it with :func:`quantity_input` (1 by default, at most what a 32-bit column
     holds)."""
 
+    #: The target rules ("required when none of ...") would misfire when a target or ``checkout_to_type`` failed its
+    #: own check (the target is then missing from what passed), so they wait for the fields to pass.
+    rules_with_field_errors = False
     #: Name of the quantity input (``checkout_qty``, ``assigned_qty``); None for kinds of quantity 1 (assets).
     quantity_field: ClassVar[str | None] = None
     #: Target keys this kind accepts, in the order Snipe-IT reports them.

@@ -94,3 +94,37 @@ def test_setting_changes_the_limit(make_client, settings):
 def test_non_api_paths_are_not_limited(client):
     response = client.get("/admin/login/")
     assert "X-RateLimit-Limit" not in response
+
+
+def test_the_plain_http_refusal_is_counted_and_carries_the_headers(make_client, settings):
+    """Issue 12 item 7: under ``APP_FORCE_TLS`` the 403 is an ``/api/v1`` answer like any other."""
+    settings.APP_FORCE_TLS = True
+    settings.ASSETSVC = {**settings.ASSETSVC, "API_THROTTLE_PER_MINUTE": 5}
+    client = make_client(UserFactory())
+    first = start_of_window(client, secure=True)
+    assert first.status_code == 200 and first["X-RateLimit-Remaining"] == "4"
+    refused = client.get(ME)
+    assert refused.status_code == 403
+    assert refused.json()["message"] == "HTTPS is required for the API."
+    assert refused["X-RateLimit-Limit"] == "5"
+    assert refused["X-RateLimit-Remaining"] == "3"
+    assert "X-RateLimit-Reset" in refused and "X-RateLimit-Reset-Timestamp" in refused
+    assert "Retry-After" not in refused
+    assert client.get(ME, secure=True)["X-RateLimit-Remaining"] == "2"  # the refusal was counted
+
+
+def test_a_lock_time_out_is_409_without_retry_after(token_client, monkeypatch):
+    """``Retry-After`` belongs to 429 alone (the specification's header table); the busy answer says to retry."""
+    from django.db import OperationalError
+
+    from accounts.api.views import CurrentUserView
+
+    def locked(self, request):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(CurrentUserView, "get", locked)
+    response = token_client.get(ME)
+    assert response.status_code == 409
+    assert response.json()["message"] == "The item is busy; try again."
+    assert "Retry-After" not in response
+    assert response["X-RateLimit-Limit"] == "120"

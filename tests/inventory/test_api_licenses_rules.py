@@ -111,7 +111,7 @@ def test_a_category_of_another_type_is_refused(token_client, mode, category_type
     ("expiration_date", "2023-02-30", "The expiration date is not a valid date."),
     ("termination_date", "2023-02-30", "The termination date is not a valid date."),
     ("purchase_date", "2023-13-01", "The purchase date is not a valid date."),
-    ("expiration_date", "next year", "The expiration date is not a valid date."),
+    ("expiration_date", "next year", "The expiration date does not match the format YYYY-MM-DD."),
     ("serial", "k" * 70_000, "The serial may not be greater than 65535 characters."),
     ("serial", "KEY\x00", "Null characters are not allowed."),
     ("serial", ["KEY"], "The serial must be a string."),

@@ -7,19 +7,22 @@ from rest_framework import serializers
 
 from assetsvc.api.fields import (
     FlexibleBooleanField,
-    LenientDateField,
     LenientDateTimeField,
     MoneyField,
     ScopedPrimaryKeyRelatedField,
     StrictCharField,
+    StrictDateField,
     StrictIntegerField,
     TextField,
 )
 from assetsvc.api.serializers import ApiSerializer
+from assetsvc.site import get_site_settings
 from companies.models import Company
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutSerializer
 from inventory.choices import StatusType
 from inventory.models import MAX_WARRANTY_MONTHS, AssetModel, Location, StatusLabel, Supplier
+
+TAG_REQUIRED = "The asset tag field is required."
 
 
 def _fk(queryset, **kwargs) -> ScopedPrimaryKeyRelatedField:
@@ -36,7 +39,7 @@ class AssetWriteSerializer(ApiSerializer):
     status_id = ScopedPrimaryKeyRelatedField(queryset=StatusLabel.objects.all())
     name = TextField(max_length=255)
     serial = TextField(max_length=255)
-    purchase_date = LenientDateField(required=False, allow_null=True)
+    purchase_date = StrictDateField(required=False, allow_null=True)
     purchase_cost = MoneyField(required=False, allow_null=True)
     order_number = TextField(max_length=255)
     notes = TextField(max_length=65535)
@@ -48,7 +51,7 @@ class AssetWriteSerializer(ApiSerializer):
     company_id = _fk(Company.objects.all())
     byod = FlexibleBooleanField(required=False)
     requestable = FlexibleBooleanField(required=False)
-    next_audit_date = LenientDateField(required=False, allow_null=True)
+    next_audit_date = StrictDateField(required=False, allow_null=True)
     assigned_user = StrictIntegerField(required=False, allow_null=True)
     assigned_asset = StrictIntegerField(required=False, allow_null=True)
     assigned_location = StrictIntegerField(required=False, allow_null=True)
@@ -61,6 +64,24 @@ class AssetWriteSerializer(ApiSerializer):
         "warranty_months": "warranty_months", "supplier_id": "supplier", "company_id": "company", "byod": "byod",
         "requestable": "requestable", "next_audit_date": "next_audit_date",
     }
+
+    #: A create needs a tag unless the site generates one; an update never does (it may only not empty it).
+    tag_required = True
+
+    def to_internal_value(self, data):
+        """Reports a missing ``asset_tag`` together with every other field error (issue 12): the service's own check
+        (``asset_create``, which also guards callers other than the API) would only come after the fields pass."""
+        missing_tag = self.tag_required and not str(data.get("asset_tag") or "").strip() \
+            and not get_site_settings().auto_increment_assets
+        try:
+            attrs = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if missing_tag and "asset_tag" not in exc.detail:
+                raise serializers.ValidationError({"asset_tag": [TAG_REQUIRED], **exc.detail}) from exc
+            raise
+        if missing_tag:
+            raise serializers.ValidationError({"asset_tag": [TAG_REQUIRED]})
+        return attrs
 
     def validate(self, attrs):
         targets = [key for key in TARGET_KEYS if attrs.get(key) is not None]
@@ -86,8 +107,9 @@ class AssetUpdateSerializer(AssetWriteSerializer):
     asset_tag = StrictCharField(max_length=255, required=False)
     model_id = ScopedPrimaryKeyRelatedField(queryset=AssetModel.objects.filter(deleted_at__isnull=True),
                                             required=False)
+    tag_required = False
     status_id = ScopedPrimaryKeyRelatedField(queryset=StatusLabel.objects.all(), required=False)
-    expected_checkin = LenientDateField(required=False, allow_null=True)
+    expected_checkin = StrictDateField(required=False, allow_null=True)
 
     FIELD_MAP = {**AssetWriteSerializer.FIELD_MAP, "expected_checkin": "expected_checkin"}
 
@@ -97,7 +119,7 @@ class AssetCheckoutSerializer(CheckoutSerializer):
 
     status_id = ScopedPrimaryKeyRelatedField(queryset=StatusLabel.objects.all(), required=False, allow_null=True)
     checkout_at = LenientDateTimeField(required=False, allow_null=True)
-    expected_checkin = LenientDateField(required=False, allow_null=True)
+    expected_checkin = StrictDateField(required=False, allow_null=True)
     name = TextField(max_length=255)
 
     def validate_status_id(self, value):
@@ -125,7 +147,7 @@ class AssetCheckinSerializer(ApiSerializer):
 
 class AssetAuditSerializer(ApiSerializer):
     note = TextField(max_length=65535)
-    next_audit_date = LenientDateField(required=False, allow_null=True)
+    next_audit_date = StrictDateField(required=False, allow_null=True)
     location_id = _fk(Location.objects.all())
 
 

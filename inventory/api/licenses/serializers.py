@@ -22,12 +22,12 @@ from assetsvc.api.fields import (
     CompanyBriefField,
     IsoUtcField,
     LenientBooleanField,
-    LenientDateField,
     MoneyField,
     NullIfEmptyField,
     OptionalIntegerField,
     ScopedPrimaryKeyRelatedField,
     StrictCharField,
+    StrictDateField,
     StrictIntegerField,
     TextField,
     actions_schema,
@@ -249,9 +249,9 @@ class LicenseWriteSerializer(ApiModelSerializer):
     license_email = EmailTextField(max_length=120)
     reassignable = LenientBooleanField()
     maintained = LenientBooleanField()
-    expiration_date = LenientDateField(required=False, allow_null=True)
-    termination_date = LenientDateField(required=False, allow_null=True)
-    purchase_date = LenientDateField(required=False, allow_null=True)
+    expiration_date = StrictDateField(required=False, allow_null=True)
+    termination_date = StrictDateField(required=False, allow_null=True)
+    purchase_date = StrictDateField(required=False, allow_null=True)
     purchase_order = TextField(max_length=255)
     order_number = TextField(max_length=255)
     purchase_cost = MoneyField(required=False, allow_null=True)

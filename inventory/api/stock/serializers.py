@@ -18,12 +18,12 @@ from assetsvc.api.fields import (
     CompanyBriefField,
     IsoUtcField,
     LenientBooleanField,
-    LenientDateField,
     MoneyField,
     NullIfEmptyField,
     OptionalIntegerField,
     ScopedPrimaryKeyRelatedField,
     StrictCharField,
+    StrictDateField,
     StrictIntegerField,
     TextField,
     UserBriefField,
@@ -345,7 +345,7 @@ class StockWriteSerializer(ApiModelSerializer):
     location_id = _fk(Location.objects.all(), source="location")
     model_number = TextField(max_length=255)
     order_number = TextField(max_length=255)
-    purchase_date = LenientDateField(required=False, allow_null=True)
+    purchase_date = StrictDateField(required=False, allow_null=True)
     purchase_cost = MoneyField(required=False, allow_null=True)
     min_amt = OptionalIntegerField(max_value=MAX_STOCK)
     requestable = LenientBooleanField()
