@@ -5,8 +5,9 @@ secret in the answer):
   orchestrator restart healthy web processes).
 * ``GET /health/ready``: readiness. The database answers a query, the cache (the rate limiter's counters) stores
   and reads a value, and every check an upper app registers in the ``readiness_checks`` store passes
-  (``notifications`` registers its backlog: how many notifications wait and how old the oldest is). 200 when all
-  pass, else 503; each check says what it found, never an error text that could carry a host name or a password.
+  (``notifications`` registers its backlog: how many notifications wait and how old the oldest is). 200 when every
+  critical check passes (``status`` "degraded" when a non-critical one, the cache, fails), else 503; each check says
+  what it found, never an error text that could carry a host name or a password.
 
 Small enough to own: a library's plugin set (disk, memory, storage, celery) would answer questions this service
 does not ask, while the one it must answer (the notification backlog) is ours either way.
@@ -58,9 +59,16 @@ def check_database() -> dict[str, Any]:
 
 
 def check_cache() -> dict[str, Any]:
+    """Not critical: without its cache the rate limiter serves requests unlimited (docs/operations.md), so a cache
+    outage is "degraded", and taking every instance out of a load balancer for it would be a full outage."""
     key, value = "health:ready", uuid.uuid4().hex
-    cache.set(key, value, timeout=10)
-    return {"ok": cache.get(key) == value}
+    try:
+        cache.set(key, value, timeout=10)
+        ok = cache.get(key) == value
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        logger.warning("Cache check failed: %s", type(exc).__name__)
+        return {"ok": False, "critical": False, "error": type(exc).__name__}
+    return {"ok": ok, "critical": False}
 
 
 @require_GET
@@ -75,5 +83,7 @@ def ready(request: HttpRequest) -> JsonResponse:
     checks = {"database": _timed(check_database), "cache": _timed(check_cache)}
     for name, check in entries("readiness_checks").items():
         checks[name] = _timed(check)
-    ok = all(result.get("ok") for result in checks.values())
-    return JsonResponse({"status": "ok" if ok else "unavailable", "checks": checks}, status=200 if ok else 503)
+    ready_ = all(result.get("ok") for result in checks.values() if result.get("critical", True))
+    degraded = not all(result.get("ok") for result in checks.values())
+    status = "unavailable" if not ready_ else "degraded" if degraded else "ok"
+    return JsonResponse({"status": status, "checks": checks}, status=200 if ready_ else 503)

@@ -8,6 +8,7 @@ import math
 import time
 
 from django.conf import settings
+from django.db import DatabaseError
 from django_ratelimit.core import get_usage
 
 from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
@@ -85,6 +86,10 @@ def rate_limit_key(group: str, request) -> str:
     return f"ip:{client_ip(request)}"
 
 
+#: Seconds between two warnings that the rate limiter runs open (one per process, not one per request).
+OPEN_WARNING_EVERY = 60.0
+
+
 class ApiRateLimitMiddleware:
     """Counts every ``/api/v1`` request before it is processed (fixed 60-second window, django-ratelimit counter in
     the Django cache: Redis with ``REDIS_URL``, so all worker processes share it) and adds the limit headers to
@@ -97,7 +102,12 @@ class ApiRateLimitMiddleware:
         if not request.path_info.startswith("/api/v1"):
             return self.get_response(request)
         limit = app_settings.API_THROTTLE_PER_MINUTE
-        usage = get_usage(request, group="api", key=rate_limit_key, rate=f"{limit}/m", increment=True)
+        try:
+            usage = get_usage(request, group="api", key=rate_limit_key, rate=f"{limit}/m", increment=True)
+        except DatabaseError:
+            raise  # an outage of the database (the token lookup): the 503 of assetsvc.api.outages
+        except Exception as exc:  # noqa: BLE001 - the counter's store (Redis) is down: fail open, loudly
+            return self.unlimited(request, limit, exc)
         if usage is None:  # RATELIMIT_ENABLE off
             return self.get_response(request)
         now = time.time()
@@ -116,6 +126,25 @@ class ApiRateLimitMiddleware:
         response["X-RateLimit-Remaining"] = str(remaining)
         response["X-RateLimit-Reset"] = str(reset_in)
         response["X-RateLimit-Reset-Timestamp"] = str(reset_at)
+        return response
+
+    _warned_at = 0.0
+
+    def unlimited(self, request, limit: int, exc: Exception):
+        """The counter cannot be reached (Redis down): the request is served unlimited rather than refused, and the
+        operator is told (a warning a minute per process). Refusing every API call because a cache is down would
+        turn a cache outage into a full outage; the limit protects the service, it is not what it is for
+        (docs/operations.md). The headers say the limit and that nothing was counted (``Remaining`` = the limit)."""
+        now = time.monotonic()
+        if now - ApiRateLimitMiddleware._warned_at >= OPEN_WARNING_EVERY:
+            ApiRateLimitMiddleware._warned_at = now
+            logger.warning("Rate limiter unavailable (%s): serving /api/v1 without limits until its cache is back",
+                           type(exc).__name__)
+        response = self.get_response(request)
+        response["X-RateLimit-Limit"] = str(limit)
+        response["X-RateLimit-Remaining"] = str(limit)
+        response["X-RateLimit-Reset"] = "60"
+        response["X-RateLimit-Reset-Timestamp"] = str(int(time.time()) + 60)
         return response
 
 

@@ -65,3 +65,20 @@ def test_a_check_that_answers_not_ok_is_reported_as_is(client, extra_check):
 def test_only_get(client):
     assert client.post("/health").status_code == 405
     assert client.post("/health/ready").status_code == 405
+
+
+def test_a_cache_outage_is_degraded_not_unready(client, settings):
+    from django.core.cache import caches
+
+    from tests.api.test_rate_limit_live import free_port
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+                                   "OPTIONS": {"socket_connect_timeout": 1}}}
+    try:
+        response = client.get("/health/ready")
+    finally:
+        caches["default"].close()
+    body = response.json()
+    assert response.status_code == 200 and body["status"] == "degraded"
+    assert body["checks"]["cache"]["ok"] is False and body["checks"]["database"]["ok"] is True
