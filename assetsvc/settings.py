@@ -73,6 +73,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "oauth2_provider",
+    "django_tasks",
+    "django_tasks_db",
     "assetsvc",
     "activity",
     "companies",
@@ -128,6 +130,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# TASKS --------------------------------------------------------------------------------------------------------------
+# Webhook notifications are tasks (django-tasks) stored in the same database (django-tasks-db): a task row is written
+# in the transaction of the change that causes it, and `manage.py db_worker` processes deliver it (docs/decisions.md).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # CACHES -------------------------------------------------------------------------------------------------------------
 # The rate-limit counter lives here: Redis when several worker processes must share it, local memory otherwise.
@@ -232,6 +239,7 @@ ASSETSVC = {
     "WEBHOOK_BOTNAME": os.environ.get("WEBHOOK_BOTNAME", "").strip(),
     "WEBHOOK_PLATFORM": os.environ.get("WEBHOOK_PLATFORM", "").strip().lower(),
     "WEBHOOK_TIMEOUT": env_int("WEBHOOK_TIMEOUT", 5, minimum=1),
+    "WEBHOOK_LOG_RETENTION_DAYS": env_int("WEBHOOK_LOG_RETENTION_DAYS", 90, minimum=1),
 }
 
 RATELIMIT_USE_CACHE = "default"

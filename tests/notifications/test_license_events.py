@@ -18,10 +18,9 @@ from assetsvc.exceptions import ConflictError
 from inventory.licenses import seat_update
 from inventory.models import LicenseSeat
 from inventory.services import asset_delete
-from notifications.delivery import wait_for_idle
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, AssetModelFactory, LicenseFactory, UserFactory
-from tests.notifications.conftest import HOOK_PATH, posted_bodies, serve_platform
+from tests.notifications.conftest import HOOK_PATH, posted_bodies, serve_platform, wait_for_idle
 from tests.notifications.test_receivers import EXPECTED
 
 KEY = "SECRET-PRODUCT-KEY-42"

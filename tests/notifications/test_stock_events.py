@@ -16,7 +16,6 @@ import pytest
 from assetsvc.exceptions import InvalidInputError
 from inventory.checkout import item_checkin, item_checkout
 from inventory.stock import ACCESSORY, CONSUMABLE
-from notifications.delivery import wait_for_idle
 from notifications.models import WebhookDelivery
 from tests.factories import (
     AccessoryFactory,
@@ -26,7 +25,7 @@ from tests.factories import (
     LocationFactory,
     UserFactory,
 )
-from tests.notifications.conftest import HOOK_PATH, posted_bodies, serve_platform
+from tests.notifications.conftest import HOOK_PATH, posted_bodies, serve_platform, wait_for_idle
 from tests.notifications.test_receivers import EXPECTED
 
 OUT_TO_GRACE = "Accessory USB Hub was checked out to Grace Hopper by Ada Admin"
