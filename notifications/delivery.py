@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -268,9 +269,15 @@ def deliver_queued(job: Job, task_id: str, *, patience: float = RECORD_PATIENCE)
 
 @task(takes_context=True)
 def deliver_notification(context: TaskContext, job: dict[str, Any]) -> str:
-    """The task a worker runs for one notification (``job`` is :class:`Job` as a dict)."""
+    """The task a worker runs for one notification (``job``: :func:`job_to_task`'s dict)."""
     mark_interrupted()
-    return deliver_queued(Job(**job), str(context.task_result.id))
+    return deliver_queued(Job(**{**job, "body": json.loads(job["body"])}), str(context.task_result.id))
+
+
+def job_to_task(job: Job) -> dict[str, Any]:
+    """``job`` as the task's argument. The body travels as JSON text: PostgreSQL's ``jsonb`` (the task table's
+    arguments column) reorders object keys, and the body is posted in the specification's key order."""
+    return {**asdict(job), "body": json.dumps(job.body)}
 
 
 def schedule(event: str, config: WebhookConfig, text: str) -> None:
@@ -281,7 +288,7 @@ def schedule(event: str, config: WebhookConfig, text: str) -> None:
     job = make_job(event, config, text)
     try:
         with transaction.atomic():
-            deliver_notification.enqueue(job=asdict(job))
+            deliver_notification.enqueue(job=job_to_task(job))
     except Exception:
         logger.exception("Could not queue the %s notification", event)
 

@@ -4,6 +4,7 @@ never dropped; ``prune_deliveries`` keeps the log and the task table bounded."""
 
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -62,7 +63,8 @@ def test_a_committed_checkout_stays_queued_until_a_worker_runs_it_once(hook, sce
     queued = DBTaskResult.objects.get()
     assert queued.status == TaskResultStatus.READY
     assert queued.task_path == "notifications.delivery.deliver_notification"
-    assert queued.args_kwargs["kwargs"]["job"]["body"]["text"].startswith("Asset TAG-1 (Laptop) was checked out")
+    body = json.loads(queued.args_kwargs["kwargs"]["job"]["body"])  # JSON text: jsonb would reorder its keys
+    assert body["text"].startswith("Asset TAG-1 (Laptop) was checked out")
     assert hook.log == [] and WebhookDelivery.objects.count() == 0  # nothing is sent by the web process
 
     wait_for_idle()  # the worker
