@@ -112,13 +112,15 @@ def test_a_stale_in_progress_row_is_marked_interrupted(hook, scene):
     assert fresh.state == State.IN_PROGRESS  # its worker may still be posting
 
 
-def test_a_burst_of_2000_is_queued_and_delivered_without_loss(hook, scene):
+def test_a_burst_of_2000_is_queued_and_delivered_without_loss(hook, scene, settings):
+    settings.ASSETSVC = {**settings.ASSETSVC, "WEBHOOK_TIMEOUT": 30}  # a loaded test machine answers slowly at times
     for _ in range(2000):
         with transaction.atomic():
             send(scene)
     assert DBTaskResult.objects.filter(status=TaskResultStatus.READY).count() == 2000  # no QueueFull any more
     wait_for_idle()
-    assert WebhookDelivery.objects.filter(state=State.DONE, success=True).count() == 2000
+    assert WebhookDelivery.objects.filter(state=State.DONE).count() == 2000
+    assert WebhookDelivery.objects.filter(success=True).count() == 2000
     assert len(hook.log) == 2000
     assert not DBTaskResult.objects.exclude(status=TaskResultStatus.SUCCESSFUL).exists()
 

@@ -57,7 +57,7 @@ def consumable_to_grace(s: SimpleNamespace) -> None:
 
 def accessory_out_and_back(s: SimpleNamespace) -> None:
     accessory_to("grace")(s)
-    assert wait_for_idle(10)  # the worker writes its log row before the checkin writes (SQLite, see conftest)
+    assert wait_for_idle(10)  # the checkout's notification is delivered before the checkin's
     item_checkin(kind=ACCESSORY, item=s.hub, actor=s.admin, assignment=s.hub.checkouts.get())
 
 
