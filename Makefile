@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run serve setup test test-fast lint lock bench clean mutate
+.PHONY: install run serve worker prune setup test test-fast lint lock bench clean mutate
 
 $(BIN)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -24,14 +24,26 @@ setup: install .secret_key
 	$(BIN)/python manage.py bootstrap_admin
 
 # One worker process (with threads) keeps the in-memory rate-limit counter exact; with REDIS_URL the counter is
-# shared, so WEB_CONCURRENCY worker processes may serve.
+# shared, so WEB_CONCURRENCY worker processes may serve. Beside gunicorn runs one task worker (`manage.py db_worker`)
+# that delivers the queued webhook notifications; Ctrl-C (or gunicorn stopping) stops it too.
 run: setup serve
 
 serve: install .secret_key
 	@if [ -n "$$REDIS_URL" ]; then workers=$${WEB_CONCURRENCY:-2}; else workers=1; fi; \
-	echo "Serving on http://$(HOST):$(PORT) with $$workers worker process(es); admin at http://$(HOST):$(PORT)/admin/"; \
-	exec $(BIN)/gunicorn assetsvc.wsgi --bind $(HOST):$(PORT) --workers $$workers --threads 8 \
+	echo "Serving on http://$(HOST):$(PORT) with $$workers web worker(s) and 1 task worker; admin at /admin/"; \
+	$(BIN)/python manage.py db_worker --no-reload --verbosity 0 & task_worker=$$!; \
+	trap 'kill -TERM $$task_worker 2>/dev/null; wait $$task_worker 2>/dev/null' EXIT; \
+	trap 'exit 130' INT TERM; \
+	$(BIN)/gunicorn assetsvc.wsgi --bind $(HOST):$(PORT) --workers $$workers --threads 8 \
 		--access-logfile - --graceful-timeout 10
+
+# One task worker alone (production runs N of these beside the web processes; README, Webhook delivery).
+worker: install .secret_key
+	exec $(BIN)/python manage.py db_worker --no-reload
+
+# Retention: delete delivery-log rows and finished tasks older than WEBHOOK_LOG_RETENTION_DAYS (cron: README).
+prune: install .secret_key
+	$(BIN)/python manage.py prune_deliveries
 
 test: install
 	$(BIN)/pytest $(PYTEST_ARGS)

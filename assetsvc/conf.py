@@ -17,6 +17,7 @@ DEFAULTS: dict[str, Any] = {
     "WEBHOOK_BOTNAME": "",
     "WEBHOOK_PLATFORM": "",
     "WEBHOOK_TIMEOUT": 5,
+    "WEBHOOK_LOG_RETENTION_DAYS": 90,
 }
 
 

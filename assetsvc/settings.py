@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "oauth2_provider",
+    "django_tasks",
+    "django_tasks_db",
     "assetsvc",
     "activity",
     "companies",
@@ -136,6 +138,11 @@ else:
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("DB_CONNECT_TIMEOUT", "5") or 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# TASKS --------------------------------------------------------------------------------------------------------------
+# Webhook notifications are tasks (django-tasks) stored in the same database (django-tasks-db): a task row is written
+# in the transaction of the change that causes it, and `manage.py db_worker` processes deliver it (docs/decisions.md).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # CACHES -------------------------------------------------------------------------------------------------------------
 # The rate-limit counter lives here: Redis when several worker processes must share it, local memory otherwise.
@@ -249,6 +256,7 @@ ASSETSVC = {
     "WEBHOOK_BOTNAME": os.environ.get("WEBHOOK_BOTNAME", "").strip(),
     "WEBHOOK_PLATFORM": os.environ.get("WEBHOOK_PLATFORM", "").strip().lower(),
     "WEBHOOK_TIMEOUT": env_int("WEBHOOK_TIMEOUT", 5, minimum=1),
+    "WEBHOOK_LOG_RETENTION_DAYS": env_int("WEBHOOK_LOG_RETENTION_DAYS", 90, minimum=1),
 }
 
 RATELIMIT_USE_CACHE = "default"

@@ -2,7 +2,8 @@
 
 Every signal is sent inside the service's transaction with these keyword arguments:
 ``item`` (the model instance), ``actor`` (the acting user), ``target`` (user/asset/location, or None),
-``note`` (str) and ``log`` (the ActionLog row). Receivers must defer outside work to ``transaction.on_commit``.
+``note`` (str) and ``log`` (the ActionLog row). Receivers must defer outside work until the commit
+(``transaction.on_commit``, or a task enqueued in the transaction, as the webhook receivers do).
 """
 
 from django.dispatch import Signal

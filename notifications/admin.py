@@ -17,10 +17,12 @@ from notifications.models import WebhookDelivery
 
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(ReadOnlyModelAdmin):
-    """Every attempt, newest first; written only by the delivery worker."""
+    """Every attempt, newest first; written only by the delivery workers (``in progress`` while posting,
+    ``interrupted`` when a worker stopped mid-delivery: not sent again)."""
 
-    list_display = ["created_at", "event", "platform", "endpoint", "success", "status_code", "latency_ms", "error"]
-    list_filter = ["success", "event", "platform"]
+    list_display = ["created_at", "event", "platform", "endpoint", "state", "success", "status_code", "latency_ms",
+                    "error"]
+    list_filter = ["state", "success", "event", "platform"]
     search_fields = ["endpoint", "error"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in WebhookDelivery._meta.fields]

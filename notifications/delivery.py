@@ -1,48 +1,51 @@
-"""Delivery of notifications: after the transaction commits, off the request path, bounded in time and memory.
+"""Delivery of notifications: durable, after the transaction commits, off the request path, by worker processes.
 
 * :func:`schedule` (called by the receivers inside the service's transaction) builds the whole job at once (text,
-  body, endpoint) and registers it with ``transaction.on_commit``: rolled-back work never notifies, and the worker
-  never reads inventory rows.
-* The commit hands the job to :class:`Dispatcher`: a bounded queue served by a few daemon threads, started lazily in
-  each process (so after a gunicorn fork too). Handing over never blocks: when the queue is full the notification is
-  dropped and the drop is logged and recorded (a chat outage must not grow memory without bound).
-* :func:`deliver` makes one attempt: ``requests.post`` with ``timeout=WEBHOOK_TIMEOUT`` (connect and each read),
-  ``allow_redirects=False`` and ``stream=True`` (the answer's body is never read), then writes one
-  :class:`~notifications.models.WebhookDelivery` row. A 2xx answer is a success; anything else is logged with the
-  endpoint and status and not retried (specification, Events / Delivery).
+  body, endpoint) and enqueues the :func:`deliver_notification` task (django-tasks, database backend
+  django-tasks-db): the task row is written in that same transaction, so rolled-back work enqueues nothing and
+  committed work is never lost (a restart or a burst loses nothing; the queue is a table). The worker never reads
+  inventory rows.
+* ``manage.py db_worker`` processes (one beside gunicorn in ``make run``; N in production) run the task: it marks
+  the attempt with a committed ``in_progress`` delivery-log row keyed by the task id, posts once, and completes the
+  row. A task that finds its row already written (its worker crashed mid-delivery) records it ``interrupted`` and
+  does not post: never sent twice. There are no automatic retries.
+* :func:`post` makes one attempt: ``requests.post`` with ``timeout=WEBHOOK_TIMEOUT`` (connect and each read),
+  ``allow_redirects=False`` and ``stream=True`` (the answer's body is never read). A 2xx answer is a success;
+  anything else is logged with the endpoint and status and not retried (specification, Events / Delivery).
 """
 
 from __future__ import annotations
 
-import atexit
+import json
 import logging
-import os
-import queue
-import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from django.db import OperationalError, close_old_connections, connection, transaction
+from django.db import IntegrityError, OperationalError, transaction
+from django.utils import timezone
+from django_tasks import task
 
 from assetsvc.conf import app_settings
 from notifications import formatters
 from notifications.events import TEST_EVENT
 
 if TYPE_CHECKING:
+    from django_tasks import TaskContext
+
     from notifications.config import WebhookConfig
 
 logger = logging.getLogger("notifications.delivery")
 
 USER_AGENT = "assetsvc-webhook/1"
-#: Notifications waiting for a worker; beyond this a notification is dropped (and the drop recorded).
-QUEUE_SIZE = 1000
-#: Concurrent deliveries per process.
-WORKERS = 2
 #: Seconds a worker keeps trying to write one delivery-log row while the database is locked (SQLite only).
 RECORD_PATIENCE = 15.0
+#: Error class of a delivery whose worker stopped between marking the attempt and completing it.
+INTERRUPTED = "Interrupted"
 
 
 @dataclass(frozen=True)
@@ -147,144 +150,157 @@ def post(job: Job) -> DeliveryResult:
     return DeliveryResult(False, status_code=status, latency_ms=latency, error=error)
 
 
-def record(job: Job, result: DeliveryResult, *, patience: float = RECORD_PATIENCE) -> None:
-    """Write the delivery-log row and the server-log line; never raises (the worker must survive).
+def _patiently(write: Callable[[], Any], patience: float) -> Any:
+    """Run one database write, trying again while the database is locked for up to ``patience`` seconds.
 
-    ``patience``: seconds to keep trying while the database is locked; 0 on the request path."""
-    from notifications.models import WebhookDelivery
-
-    if not result.success:
-        logger.warning("Webhook delivery failed (not retried): event=%s endpoint=%s status=%s error=%s %s",
-                       job.event, redact(job.endpoint), result.status_code, result.error, result.detail)
-    row = WebhookDelivery(
-        event=job.event,
-        platform=job.platform,
-        endpoint=job.endpoint[:2000],
-        request_body=job.body or None,
-        success=result.success,
-        status_code=result.status_code,
-        latency_ms=result.latency_ms,
-        error=result.error[:255],
-    )
+    SQLite answers "database table is locked" at once to a second writer in shared-cache mode (the in-memory test
+    database) instead of waiting: wait a little and write again (the row, never the delivery)."""
     deadline = time.monotonic() + patience
     attempt = 0
     while True:
         try:
-            row.save(force_insert=True)
-            return
-        except OperationalError as exc:
-            # SQLite answers "database table is locked" at once to a second writer in shared-cache mode (the
-            # in-memory test database) instead of waiting: wait a little and write again (the row, never the
-            # delivery). Only the worker waits.
-            problem: Exception = exc
+            return write()
+        except OperationalError:
             if time.monotonic() >= deadline:
-                break
+                raise
             time.sleep(min(0.02 * 2**attempt, 0.25))
             attempt += 1
-        except Exception as exc:
-            problem = exc
-            break
-    logger.error("Could not record the webhook delivery of event %s", job.event, exc_info=problem)
+
+
+def _log_failure(job: Job, result: DeliveryResult) -> None:
+    if not result.success:
+        logger.warning("Webhook delivery failed (not retried): event=%s endpoint=%s status=%s error=%s %s",
+                       job.event, redact(job.endpoint), result.status_code, result.error, result.detail)
+
+
+def _outcome(result: DeliveryResult) -> dict[str, Any]:
+    return {"success": result.success, "status_code": result.status_code, "latency_ms": result.latency_ms,
+            "error": result.error[:255]}
+
+
+def _row(job: Job, **fields: Any):
+    from notifications.models import WebhookDelivery
+
+    return WebhookDelivery(event=job.event, platform=job.platform, endpoint=job.endpoint[:2000],
+                           request_body=job.body or None, **fields)
+
+
+def record(job: Job, result: DeliveryResult, *, patience: float = RECORD_PATIENCE) -> None:
+    """Write a finished attempt's delivery-log row and the server-log line; never raises (the worker must survive).
+
+    ``patience``: seconds to keep trying while the database is locked."""
+    _log_failure(job, result)
+    row = _row(job, **_outcome(result))
+    try:
+        _patiently(lambda: row.save(force_insert=True), patience)
+    except Exception as exc:
+        logger.error("Could not record the webhook delivery of event %s", job.event, exc_info=exc)
 
 
 def deliver(job: Job) -> DeliveryResult:
+    """Post ``job`` now and record the attempt (the admin's test message; no task, so no attempt marker)."""
     result = post(job)
     record(job, result)
     return result
 
 
-class Dispatcher:
-    """A bounded queue and ``workers`` daemon threads, started on first use in each process."""
+def stale_after() -> timedelta:
+    """How old an ``in_progress`` row must be to be certainly interrupted: a delivery lasts at most a connect and a
+    read timeout; a minute of margin covers a slow database write around it."""
+    return timedelta(seconds=2 * int(app_settings.WEBHOOK_TIMEOUT) + 60)
 
-    def __init__(self, *, workers: int = WORKERS, maxsize: int = QUEUE_SIZE) -> None:
-        self.workers = workers
-        self.maxsize = maxsize
-        self._lock = threading.Lock()
-        self._idle = threading.Condition(self._lock)
-        self._pending = 0
-        self._queue: queue.Queue[Job] | None = None
-        self._pid: int | None = None
 
-    def _ensure_started(self) -> queue.Queue[Job]:
-        with self._lock:
-            if self._pid != os.getpid() or self._queue is None:
-                # First use, or first use after a fork (threads do not survive fork): start afresh.
-                self._queue = queue.Queue(maxsize=self.maxsize)
-                self._pending = 0
-                self._pid = os.getpid()
-                for number in range(self.workers):
-                    threading.Thread(target=self._run, args=(self._queue,), name=f"webhook-delivery-{number}",
-                                     daemon=True).start()
-            return self._queue
+def mark_interrupted(*, older_than: timedelta | None = None) -> int:
+    """Turn ``in_progress`` rows whose worker cannot still be posting into ``interrupted``; how many."""
+    from notifications.models import WebhookDelivery
 
-    def submit(self, job: Job) -> bool:
-        """Hand ``job`` to a worker without blocking; ``False`` (and a recorded drop) when the queue is full."""
-        jobs = self._ensure_started()
-        with self._lock:
-            self._pending += 1
+    cutoff = timezone.now() - (stale_after() if older_than is None else older_than)
+    count = WebhookDelivery.objects.filter(state=WebhookDelivery.State.IN_PROGRESS, created_at__lt=cutoff).update(
+        state=WebhookDelivery.State.INTERRUPTED, success=False, error=INTERRUPTED)
+    if count:
+        logger.warning("%d webhook deliveries were interrupted by a stopped worker (not sent again)", count)
+    return count
+
+
+def deliver_queued(job: Job, task_id: str, *, patience: float = RECORD_PATIENCE) -> str:
+    """One queued notification, at most once: mark the attempt, post, complete the mark. Returns the row's state.
+
+    The mark is committed before the POST (the worker runs tasks in autocommit mode). A mark already there means an
+    earlier run of this task stopped after marking (a crash, a killed worker): that attempt is recorded
+    ``interrupted`` and nothing is posted. A mark that cannot be written at all means nothing is posted either: a
+    delivery that could not be told apart from a duplicate later is not made."""
+    from notifications.models import WebhookDelivery
+
+    State = WebhookDelivery.State
+    row = _row(job, task_id=task_id, state=State.IN_PROGRESS)
+    try:
         try:
-            jobs.put_nowait(job)
-        except queue.Full:
-            self._done()
-            # Recorded by the committing thread itself (one INSERT, no waiting for a locked database).
-            record(job, DeliveryResult(False, error="QueueFull", detail=f"{self.maxsize} notifications waiting; "
-                                                                       "dropped without an attempt"), patience=0)
-            return False
-        return True
-
-    def _done(self) -> None:
-        with self._lock:
-            self._pending -= 1
-            if self._pending <= 0:
-                self._idle.notify_all()
-
-    def _run(self, jobs: queue.Queue[Job]) -> None:
-        while True:
-            job = jobs.get()
-            try:
-                close_old_connections()
-                deliver(job)
-            except Exception:
-                logger.exception("Webhook worker error on event %s", job.event)
-            finally:
-                # Never keep a connection open in an idle worker (it would hold a PostgreSQL slot, or block a
-                # test database from being dropped).
-                connection.close()
-                self._done()
-
-    def wait_for_idle(self, timeout: float) -> bool:
-        """Wait until every submitted job was delivered or dropped; ``False`` if ``timeout`` seconds ran out."""
-        deadline = time.monotonic() + timeout
-        with self._idle:
-            while self._pending > 0:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._idle.wait(remaining)
-        return True
+            _patiently(lambda: row.save(force_insert=True), patience)
+        except IntegrityError:
+            if not WebhookDelivery.objects.filter(task_id=task_id).exists():
+                raise  # not the unique task id: the write itself was refused
+            already = True
+        else:
+            already = False
+    except Exception as exc:
+        logger.error("Could not record the webhook delivery of event %s (task %s); not sent", job.event, task_id,
+                     exc_info=exc)
+        return "not recorded"
+    if already:
+        interrupted = _patiently(lambda: WebhookDelivery.objects.filter(task_id=task_id, state=State.IN_PROGRESS)
+                                 .update(state=State.INTERRUPTED, success=False, error=INTERRUPTED), patience)
+        if not interrupted:  # finished, or already found interrupted, by an earlier run
+            logger.warning("Webhook delivery of event %s (task %s) was attempted before; not sent again",
+                           job.event, task_id)
+            return "attempted before"
+        logger.warning("Webhook delivery of event %s (task %s) was interrupted before; not sent again",
+                       job.event, task_id)
+        return State.INTERRUPTED
+    result = post(job)
+    _log_failure(job, result)
+    try:
+        _patiently(lambda: WebhookDelivery.objects.filter(pk=row.pk).update(state=State.DONE, **_outcome(result)),
+                   patience)
+    except Exception as exc:
+        logger.error("Could not record the webhook delivery of event %s (task %s)", job.event, task_id,
+                     exc_info=exc)
+    return State.DONE
 
 
-_dispatcher = Dispatcher()
+@task(takes_context=True)
+def deliver_notification(context: TaskContext, job: dict[str, Any]) -> str:
+    """The task a worker runs for one notification (``job``: :func:`job_to_task`'s dict)."""
+    mark_interrupted()
+    return deliver_queued(Job(**{**job, "body": json.loads(job["body"])}), str(context.task_result.id))
 
 
-def get_dispatcher() -> Dispatcher:
-    return _dispatcher
-
-
-def wait_for_idle(timeout: float = 10.0) -> bool:
-    """For tests and shutdown: wait until the queue is empty and no delivery is in flight."""
-    return get_dispatcher().wait_for_idle(timeout)
+def job_to_task(job: Job) -> dict[str, Any]:
+    """``job`` as the task's argument. The body travels as JSON text: PostgreSQL's ``jsonb`` (the task table's
+    arguments column) reorders object keys, and the body is posted in the specification's key order."""
+    return {**asdict(job), "body": json.dumps(job.body)}
 
 
 def schedule(event: str, config: WebhookConfig, text: str) -> None:
-    """Queue ``text`` for delivery once the current transaction commits (at once outside a transaction)."""
+    """Enqueue ``text`` for delivery in the current transaction: the task row commits, or rolls back, with it.
+
+    The insert runs in a savepoint, so a queue that cannot be written fails the notification (logged), never the
+    change (specification: a notification problem must not fail the change)."""
     job = make_job(event, config, text)
+    try:
+        with transaction.atomic():
+            deliver_notification.enqueue(job=job_to_task(job))
+    except Exception:
+        logger.exception("Could not queue the %s notification", event)
 
-    def submit() -> None:
-        get_dispatcher().submit(job)
 
-    # robust: a failure to hand over is logged by Django and never breaks the request that committed.
-    transaction.on_commit(submit, robust=True)
+def run_queued() -> None:
+    """Run every committed queued notification in this process and thread, then return: what
+    ``manage.py db_worker --batch`` does, without its signal handlers (tests, one-off catch-up)."""
+    from django_tasks_db.management.commands.db_worker import Worker
+
+    Worker(queue_names=[deliver_notification.queue_name], interval=0, batch=True,
+           backend_name=deliver_notification.backend, startup_delay=False, max_tasks=None,
+           worker_id="in-process", excluded_queue_names=[]).run()
 
 
 def build_test_text(config: WebhookConfig) -> str:
@@ -297,10 +313,3 @@ def send_test_message(config: WebhookConfig) -> DeliveryResult:
     if not config.enabled:
         return DeliveryResult(False, error="No webhook endpoint is configured.")
     return deliver(make_job(TEST_EVENT, config, build_test_text(config)))
-
-
-@atexit.register
-def _drain_on_exit() -> None:
-    # Give queued notifications a bounded chance to go out when the process stops (gunicorn worker restart).
-    if _dispatcher._queue is not None and _dispatcher._pid == os.getpid():
-        _dispatcher.wait_for_idle(min(float(app_settings.WEBHOOK_TIMEOUT) + 1, 10.0))

@@ -1,4 +1,4 @@
-"""The delivery log: one row per attempt to post a notification (or per notification dropped before an attempt)."""
+"""The delivery log: one row per attempt to post a notification."""
 
 from __future__ import annotations
 
@@ -6,13 +6,23 @@ from django.db import models
 
 
 class WebhookDelivery(models.Model):
-    """One delivery attempt of one notification to the configured endpoint, written by the background worker.
+    """One delivery attempt of one notification to the configured endpoint, written by a task worker.
+
+    A queued notification's row is written ``in_progress`` (and committed) before its POST, keyed by the task's id,
+    and completed (``done``) after it: a task found with a row already (its worker crashed mid-delivery and the task
+    ran again) is recorded ``interrupted`` and never posted twice, and an ``in_progress`` row older than any
+    delivery can last is turned ``interrupted`` too (:func:`notifications.delivery.mark_interrupted`).
 
     Failed deliveries are not retried (specification, Events/Delivery), so this table is the only trace of them
     besides the server log. ``error`` holds only the error *class* (``ConnectTimeout``, ``HTTP 500``, ...): the
     admin shows it, and a finer text would turn the test action into a port scanner (CVE-2026-114064); the server
     log gets the full exception. The response body is never stored, for the same reason.
     """
+
+    class State(models.TextChoices):
+        IN_PROGRESS = "in_progress", "in progress"
+        DONE = "done", "done"
+        INTERRUPTED = "interrupted", "interrupted (not sent again)"
 
     event = models.CharField(max_length=64, help_text="Event name from notifications.events, or 'test'.")
     platform = models.CharField(max_length=16, blank=True, default="")
@@ -23,13 +33,19 @@ class WebhookDelivery(models.Model):
     latency_ms = models.PositiveIntegerField(null=True, blank=True, help_text="Time until the answer's headers.")
     error = models.CharField(max_length=255, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.DONE)
+    #: The django-tasks result id of a queued notification (empty for the admin's test message).
+    task_id = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["created_at"]), models.Index(fields=["success", "created_at"])]
+        indexes = [models.Index(fields=["created_at"]), models.Index(fields=["success", "created_at"]),
+                   models.Index(fields=["state", "created_at"])]
         verbose_name = "webhook delivery"
         verbose_name_plural = "webhook deliveries"
 
     def __str__(self) -> str:
+        if self.state != self.State.DONE:
+            return f"{self.event} → {self.endpoint}: {self.get_state_display()}"
         outcome = "ok" if self.success else f"failed ({self.error or self.status_code})"
         return f"{self.event} → {self.endpoint}: {outcome}"

@@ -20,8 +20,9 @@ signal (``inventory.signals``)    event                       sent by
 ================================  ==========================  ===============================================
 
 A receiver runs inside the service's transaction: it reads the configuration and renders the text there (the
-objects are at hand, no lazy loading later) and leaves delivery to ``transaction.on_commit``
-(:func:`notifications.delivery.schedule`). It never raises: a notification problem must not fail the change.
+objects are at hand, no lazy loading later) and enqueues the delivery task in that same transaction
+(:func:`notifications.delivery.schedule`): a worker process posts it once the change has committed. It never
+raises: a notification problem must not fail the change.
 """
 
 from __future__ import annotations

@@ -9,10 +9,9 @@ import time
 import pytest
 
 from inventory.services import asset_checkin, asset_checkout
-from notifications.delivery import wait_for_idle
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, AssetModelFactory, UserFactory
-from tests.notifications.conftest import HOOK_PATH, posted_bodies
+from tests.notifications.conftest import HOOK_PATH, posted_bodies, wait_for_idle
 from tests.notifications.test_receivers import EXPECTED
 
 

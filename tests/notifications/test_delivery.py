@@ -1,5 +1,6 @@
 """Delivery faults against real local receivers: refused, 500, slow, redirect, non-JSON, invalid configuration,
-a burst of 200, a full queue. Each is logged (delivery log + server log) and never retried."""
+a burst of 200. Each is logged (delivery log + server log) and never retried. Durability (the queue is a table) is
+in test_durable.py."""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from werkzeug import Response
 
 from inventory.models import Asset
 from inventory.signals import asset_checked_out
-from notifications import delivery
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, UserFactory
-from tests.notifications.conftest import HOOK_PATH
+from tests.notifications.conftest import HOOK_PATH, wait_for_idle
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def checkout(scene) -> float:
 
 
 def only_row() -> WebhookDelivery:
-    assert delivery.wait_for_idle(10)
+    assert wait_for_idle(10)
     rows = list(WebhookDelivery.objects.all())
     assert len(rows) == 1, rows
     return rows[0]
@@ -136,27 +136,9 @@ def test_burst_of_200_never_blocks_and_every_one_is_logged(webhook, gated_receiv
     durations = [checkout(scene) for _ in range(200)]
     assert max(durations) < 0.5
     gate.set()
-    assert delivery.wait_for_idle(60)
+    assert wait_for_idle(60)
     assert WebhookDelivery.objects.filter(success=True).count() == 200
     assert len(server.log) == 200
-
-
-def test_full_queue_drops_with_a_log_row_and_never_blocks(webhook, gated_receiver, scene, monkeypatch, caplog,
-                                                          settings):
-    server, gate = gated_receiver
-    small = delivery.Dispatcher(workers=1, maxsize=2)
-    monkeypatch.setattr(delivery, "_dispatcher", small)
-    webhook("slack", server.url_for(HOOK_PATH))
-    settings.ASSETSVC = {**settings.ASSETSVC, "WEBHOOK_TIMEOUT": 30}
-    durations = [checkout(scene) for _ in range(10)]
-    assert max(durations) < 0.5
-    gate.set()
-    assert small.wait_for_idle(15)
-    rows = WebhookDelivery.objects.all()
-    assert rows.count() == 10  # every notification is accounted for: delivered, or dropped with a row
-    dropped = rows.filter(error="QueueFull").count()
-    assert 7 <= dropped <= 8 and rows.filter(success=True).count() == 10 - dropped
-    assert "error=QueueFull" in caplog.text
 
 
 @contextmanager
@@ -189,7 +171,7 @@ def test_worker_survives_a_failing_log_write(webhook, receiver, scene, caplog):
 
     with delivery_log_refused():
         checkout(scene)
-        assert delivery.wait_for_idle(10)
+        assert wait_for_idle(10)
     assert "Could not record the webhook delivery" in caplog.text
     checkout(scene)  # the same workers go on
     assert only_row().success

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from notifications.delivery import wait_for_idle
 from tests.factories import AssetFactory, CategoryFactory, UserFactory
-from tests.notifications.conftest import HOOK_PATH, posted_bodies
+from tests.notifications.conftest import HOOK_PATH, posted_bodies, wait_for_idle
 from tests.notifications.test_receivers import EXPECTED
 
 

@@ -7,10 +7,9 @@ from django.db import transaction
 
 from inventory.models import Asset
 from inventory.signals import asset_audited, asset_checked_in, asset_checked_out
-from notifications.delivery import wait_for_idle
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, UserFactory
-from tests.notifications.conftest import HOOK_PATH, posted_bodies
+from tests.notifications.conftest import HOOK_PATH, posted_bodies, wait_for_idle
 
 OUT = "Asset TAG-1 (Laptop) was checked out to Grace Hopper by Ada Admin"
 IN = "Asset TAG-1 (Laptop) was checked in by Ada Admin"
