@@ -5,4 +5,8 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self) -> None:
+        from assetsvc.health import register_readiness_check
         from notifications import receivers  # noqa: F401  (connects the receivers)
+        from notifications.health import backlog
+
+        register_readiness_check("notifications", backlog)

@@ -82,3 +82,22 @@ def test_a_cache_outage_is_degraded_not_unready(client, settings):
     body = response.json()
     assert response.status_code == 200 and body["status"] == "degraded"
     assert body["checks"]["cache"]["ok"] is False and body["checks"]["database"]["ok"] is True
+
+
+def test_readiness_reports_the_notification_backlog(client, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from notifications.delivery import deliver_notification
+
+    assert client.get("/health/ready").json()["checks"]["notifications"]["queued"] == 0
+    deliver_notification.enqueue(job="{}")  # a notification nobody has delivered yet
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(seconds=400))
+    response = client.get("/health/ready")
+    check = response.json()["checks"]["notifications"]
+    assert response.status_code == 503 and check["ok"] is False
+    assert check["queued"] == 1 and check["oldest_age_seconds"] >= 400 and check["max_age_seconds"] == 300
+    monkeypatch.setenv("WEBHOOK_BACKLOG_MAX_AGE", "3600")
+    assert client.get("/health/ready").status_code == 200
