@@ -372,13 +372,26 @@ class Accessory(StockItem):
                    models.Index(fields=["name"], name="accessory_name_idx")]
 
 
+class AssignmentRow(models.Model):
+    """What every row of units handed out shares (accessory checkouts, consumable handouts, component
+    installations): its units, the checkout's note, who made it and when. Each kind adds the item and its target."""
+
+    assigned_qty = models.PositiveIntegerField(default=1)
+    note = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
 class AccessoryCheckoutQuerySet(CompanyScopedQuerySet):
     """Checkout rows are seen through their accessory's company."""
 
     company_field = "accessory__company"
 
 
-class AccessoryCheckout(models.Model):
+class AccessoryCheckout(AssignmentRow):
     """``assigned_qty`` units of an accessory out to exactly one user, asset or location (Snipe-IT's
     ``accessories_checkout`` row; its id is what ``POST accessories/{id}/checkin`` takes)."""
 
@@ -390,10 +403,6 @@ class AccessoryCheckout(models.Model):
                                        related_name="accessory_checkouts")
     assigned_location = models.ForeignKey(Location, null=True, blank=True, on_delete=models.PROTECT,
                                           related_name="accessory_checkouts")
-    assigned_qty = models.PositiveIntegerField(default=1)
-    note = models.TextField(blank=True, default="")
-    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     objects = AccessoryCheckoutQuerySet.as_manager()
 
@@ -442,16 +451,12 @@ class ConsumableAssignmentQuerySet(CompanyScopedQuerySet):
     company_field = "consumable__company"
 
 
-class ConsumableAssignment(models.Model):
+class ConsumableAssignment(AssignmentRow):
     """``assigned_qty`` units of a consumable handed to a user (Snipe-IT's ``consumables_users`` row)."""
 
     # No index of its own: ``consumableassignment_item_idx`` starts with it (see Meta).
     consumable = models.ForeignKey(Consumable, on_delete=models.CASCADE, related_name="assignments", db_index=False)
     assigned_user = models.ForeignKey(USER_MODEL, on_delete=models.PROTECT, related_name="consumable_assignments")
-    assigned_qty = models.PositiveIntegerField(default=1)
-    note = models.TextField(blank=True, default="")
-    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ConsumableAssignmentQuerySet.as_manager()
 
@@ -484,17 +489,13 @@ class ComponentAssignmentQuerySet(CompanyScopedQuerySet):
     company_field = "component__company"
 
 
-class ComponentAssignment(models.Model):
+class ComponentAssignment(AssignmentRow):
     """``assigned_qty`` units of a component installed in an asset (Snipe-IT's ``components_assets`` pivot row; its
     id is what ``POST components/{id}/checkin`` takes)."""
 
     # No index of its own: ``componentassignment_item_idx`` starts with it (see Meta).
     component = models.ForeignKey(Component, on_delete=models.PROTECT, related_name="assignments", db_index=False)
     assigned_asset = models.ForeignKey(Asset, on_delete=models.PROTECT, related_name="component_assignments")
-    assigned_qty = models.PositiveIntegerField(default=1)
-    note = models.TextField(blank=True, default="")
-    created_by = models.ForeignKey(USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ComponentAssignmentQuerySet.as_manager()
 
