@@ -12,6 +12,7 @@ from django.db import DatabaseError
 from django_ratelimit.core import get_usage
 
 from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
+from assetsvc.api.outages import DATABASE_UNAVAILABLE, is_database_outage
 from assetsvc.client_address import client_address
 from assetsvc.conf import app_settings
 from assetsvc.registry import hook
@@ -104,8 +105,13 @@ class ApiRateLimitMiddleware:
         limit = app_settings.API_THROTTLE_PER_MINUTE
         try:
             usage = get_usage(request, group="api", key=rate_limit_key, rate=f"{limit}/m", increment=True)
-        except DatabaseError:
-            raise  # an outage of the database (the token lookup): the 503 of assetsvc.api.outages
+        except DatabaseError as exc:
+            if not is_database_outage(exc):
+                raise
+            # The token lookup met an outage of the database: its 503 envelope, with the headers of a request that
+            # could not be counted (every /api/v1 answer carries them).
+            logger.warning("Database unavailable on %s: %s", request.path_info, type(exc).__name__)
+            return self.uncounted(json_error(DATABASE_UNAVAILABLE, 503), limit)
         except Exception as exc:  # noqa: BLE001 - the counter's store (Redis) is down: fail open, loudly
             return self.unlimited(request, limit, exc)
         if usage is None:  # RATELIMIT_ENABLE off
@@ -140,7 +146,11 @@ class ApiRateLimitMiddleware:
             ApiRateLimitMiddleware._warned_at = now
             logger.warning("Rate limiter unavailable (%s): serving /api/v1 without limits until its cache is back",
                            type(exc).__name__)
-        response = self.get_response(request)
+        return self.uncounted(self.get_response(request), limit)
+
+    @staticmethod
+    def uncounted(response, limit: int):
+        """The limit headers of a request that was not counted: the whole limit remains."""
         response["X-RateLimit-Limit"] = str(limit)
         response["X-RateLimit-Remaining"] = str(limit)
         response["X-RateLimit-Reset"] = "60"

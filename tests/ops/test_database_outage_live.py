@@ -65,6 +65,9 @@ def test_every_api_request_answers_the_503_envelope_quickly(server_without_datab
     assert response.headers["Content-Type"].startswith("application/json")
     assert response.json() == {"status": "error", "message": UNAVAILABLE, "messages": UNAVAILABLE, "payload": None}
     assert elapsed < 6
+    # Like every /api/v1 answer it carries the rate-limit headers: the request could not be counted.
+    assert response.headers["X-RateLimit-Remaining"] == response.headers["X-RateLimit-Limit"]
+    assert "Retry-After" not in response.headers
 
 
 def test_health_stays_alive_and_readiness_reports_the_database(server_without_database):
