@@ -241,7 +241,8 @@ def _user_log(*, action: str, actor: User, user: User, meta: dict | None = None)
                actor=actor, company_id=user.company_id, log_meta=meta)
 
 
-def _username_taken(username: str, exclude_pk: int | None) -> bool:
+def username_taken(username: str, exclude_pk: int | None) -> bool:
+    """Another live user has this username (case-insensitively); certain only under the writes' own checks."""
     queryset = User.objects.alive().filter(username__iexact=username)
     if exclude_pk is not None:
         queryset = queryset.exclude(pk=exclude_pk)
@@ -267,7 +268,7 @@ def user_create(*, actor: User, data: dict[str, Any]) -> User:
     groups = data.get("groups") or []
     ensure_permission_change_allowed(actor=actor, target=None, new=permissions)
     ensure_group_change_allowed(actor=actor, target=None, new_ids={g.pk for g in groups})
-    if _username_taken(data["username"], None):
+    if username_taken(data["username"], None):
         raise ValidationError({"username": [USERNAME_TAKEN]})
 
     user = User(
@@ -306,7 +307,7 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
         ensure_group_change_allowed(actor=actor, target=user, new_ids={g.pk for g in data["groups"] or []})
     if user.pk == actor.pk and data.get("activated") is False:
         raise InvalidInputError(CANNOT_DEACTIVATE_YOURSELF, messages={"activated": [CANNOT_DEACTIVATE_YOURSELF]})
-    if "username" in data and _username_taken(data["username"], user.pk):
+    if "username" in data and username_taken(data["username"], user.pk):
         raise ValidationError({"username": [USERNAME_TAKEN]})
 
     changes: dict[str, dict[str, Any]] = {}
@@ -383,7 +384,7 @@ def user_restore(*, actor: User, user: User) -> User:
     ensure_may_manage(actor=actor, target=user)
     if user.deleted_at is None:
         raise ConflictError(USER_NOT_DELETED, code="user_not_deleted")
-    if _username_taken(user.username, user.pk):
+    if username_taken(user.username, user.pk):
         raise ConflictError(USERNAME_TAKEN, code="username_taken", messages={"username": [USERNAME_TAKEN]})
     user.deleted_at = None
     _save_user(user)

@@ -123,14 +123,16 @@ def _locked_site_settings() -> SiteSettings:
     return site
 
 
-def _tag_taken(tag: str, *, exclude_pk: int | None = None) -> bool:
+def tag_taken(tag: str, *, exclude_pk: int | None = None) -> bool:
+    """Another live asset has this tag (case-insensitively). Authoritative only under the locks of the writes."""
     queryset = Asset.objects.alive().filter(asset_tag__iexact=tag)
     if exclude_pk is not None:
         queryset = queryset.exclude(pk=exclude_pk)
     return queryset.exists()
 
 
-def _serial_taken(serial: str, *, exclude_pk: int | None = None) -> bool:
+def serial_taken(serial: str, *, exclude_pk: int | None = None) -> bool:
+    """Another live asset has this serial (case-insensitively); an empty serial is never taken."""
     if not serial:
         return False
     queryset = Asset.objects.alive().filter(serial__iexact=serial)
@@ -167,7 +169,7 @@ def _auto_tag(site: SiteSettings) -> str:
     for _ in range(10_000):
         tag = f"{site.auto_increment_prefix}{str(base).zfill(site.zerofill_count)}"
         base += 1
-        if not _tag_taken(tag):
+        if not tag_taken(tag):
             site.next_auto_tag_base = base
             site.save(update_fields=["next_auto_tag_base", "updated_at"])
             return tag
@@ -220,9 +222,9 @@ def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = N
         tag = _auto_tag(site)
     elif site.auto_increment_assets:
         _bump_auto_tag_base(site, tag)
-    if _tag_taken(tag):
+    if tag_taken(tag):
         raise ValidationError({"asset_tag": [TAG_TAKEN]})
-    if site.unique_serial and _serial_taken(data.get("serial") or ""):
+    if site.unique_serial and serial_taken(data.get("serial") or ""):
         raise ValidationError({"serial": [SERIAL_TAKEN]})
     status: StatusLabel = data["status"]
     if target is not None and status.type != StatusType.DEPLOYABLE:
@@ -257,11 +259,11 @@ def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Tar
         data["location"] = data["rtd_location"]
     if "asset_tag" in data:
         data["asset_tag"] = (data["asset_tag"] or "").strip()
-        if _tag_taken(data["asset_tag"], exclude_pk=locked.pk):
+        if tag_taken(data["asset_tag"], exclude_pk=locked.pk):
             raise ValidationError({"asset_tag": [TAG_TAKEN]})
     if "serial" in data and site.unique_serial:
         _locked_site_settings()
-        if _serial_taken(data["serial"] or "", exclude_pk=locked.pk):
+        if serial_taken(data["serial"] or "", exclude_pk=locked.pk):
             raise ValidationError({"serial": [SERIAL_TAKEN]})
     before = _snapshot(locked)
     for name, value in data.items():
@@ -510,12 +512,12 @@ def asset_restore(*, asset: Asset, actor: User) -> Asset:
     locked = _lock(asset)
     if not locked.is_deleted:
         raise AssetNotDeletedError()
-    if _tag_taken(locked.asset_tag, exclude_pk=locked.pk):
+    if tag_taken(locked.asset_tag, exclude_pk=locked.pk):
         raise AssetTagTakenError()
     site = get_site_settings()
     if site.unique_serial:
         _locked_site_settings()
-        if _serial_taken(locked.serial, exclude_pk=locked.pk):
+        if serial_taken(locked.serial, exclude_pk=locked.pk):
             raise AssetSerialTakenError()
     before = _snapshot(locked)
     locked.deleted_at = None

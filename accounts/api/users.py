@@ -51,6 +51,12 @@ class UserWriteSerializer(ApiSerializer):
     def validate_email(self, value):
         return value or ""
 
+    def validate_username(self, value):
+        """A taken username is reported with the other field errors (issue 12); the service checks it again."""
+        if services.username_taken(value, self.context.get("user_pk")):
+            raise serializers.ValidationError(services.USERNAME_TAKEN)
+        return value
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         confirmation = attrs.pop("password_confirmation", None)
         if confirmation is not None and attrs.get("password") != confirmation:
@@ -167,7 +173,8 @@ class UserViewSet(ApiViewSet):
             services.ensure_may_manage(actor=request.user, target=user)
         services.ensure_company_input_allowed(actor=request.user, data=data, current_company_id=user.company_id,
                                               creating=False)
-        serializer = UserWriteSerializer(data=data, partial=True, context=self.get_serializer_context())
+        serializer = UserWriteSerializer(data=data, partial=True,
+                                         context={**self.get_serializer_context(), "user_pk": user.pk})
         serializer.is_valid(raise_exception=True)
         user = services.user_update(actor=request.user, user=user, data=serializer.validated_data)
         return success(self._record(user), "User was successfully updated.")

@@ -91,8 +91,9 @@ class CheckoutActionsMixin:
     checkout_serializer_class: ClassVar[type[CheckoutSerializer]]
     checkin_serializer_class: ClassVar[type[serializers.Serializer]]
 
-    def validated(self, serializer_class, data: dict | None = None):
-        serializer = serializer_class(data=self.input if data is None else data, context={"request": self.request})
+    def validated(self, serializer_class, data: dict | None = None, **context: Any):
+        serializer = serializer_class(data=self.input if data is None else data,
+                                      context={"request": self.request, **context})
         serializer.is_valid(raise_exception=True)
         return serializer
 

@@ -10,7 +10,7 @@ import pytest
 from assetsvc.api.inputs import JSON_WITHOUT_CONTENT_TYPE
 from inventory.choices import StatusType
 from inventory.models import Asset
-from tests.factories import AssetFactory, AssetModelFactory, CategoryFactory, StatusLabelFactory
+from tests.factories import AssetFactory, AssetModelFactory, CategoryFactory, StatusLabelFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/hardware"
@@ -107,3 +107,48 @@ def test_a_wrong_kind_of_category_comes_with_the_missing_name(token_client):
 def test_a_rule_needing_a_failed_field_adds_nothing(token_client):
     body = token_client.post("/api/v1/accessories", {"qty": "many"}, format="json").json()
     assert set(body["messages"]) == {"name", "qty", "category_id"}
+
+
+def test_a_taken_tag_and_serial_come_with_the_field_errors(token_client, site_settings):
+    site_settings.unique_serial = True
+    site_settings.save()
+    AssetFactory(asset_tag="DUP-1", serial="SER-1")
+    body = token_client.post(URL, {"asset_tag": "dup-1", "serial": "ser-1", "purchase_date": "soon"},
+                             format="json").json()
+    assert body["messages"]["asset_tag"] == ["The asset tag must be unique."]
+    assert body["messages"]["serial"] == ["The serial must be unique."]
+    assert set(body["messages"]) == {"asset_tag", "serial", "model_id", "status_id", "purchase_date"}
+    assert Asset.objects.count() == 1
+
+
+def test_an_update_keeps_its_own_tag_and_serial_but_not_another_assets(token_client, site_settings):
+    site_settings.unique_serial = True
+    site_settings.save()
+    asset = AssetFactory(asset_tag="OWN-1", serial="OWN-S")
+    AssetFactory(asset_tag="OTHER-1", serial="OTHER-S")
+    url = f"{URL}/{asset.pk}"
+    assert token_client.patch(url, {"asset_tag": "OWN-1", "serial": "OWN-S"}, format="json").json()["status"] == \
+        "success"
+    body = token_client.patch(url, {"asset_tag": "other-1", "serial": "OTHER-S", "status_id": 0},
+                              format="json").json()
+    assert set(body["messages"]) == {"asset_tag", "serial", "status_id"}
+    asset.refresh_from_db()
+    assert (asset.asset_tag, asset.serial) == ("OWN-1", "OWN-S")
+
+
+def test_serials_may_repeat_when_the_site_allows_it(token_client, base):
+    AssetFactory(serial="SER-1")
+    assert token_client.post(URL, {**base, "serial": "SER-1"}, format="json").json()["status"] == "success"
+
+
+def test_a_taken_username_comes_with_the_field_errors(token_client):
+    taken = UserFactory(username="jdoe")
+    body = token_client.post("/api/v1/users", {"username": "JDOE", "password": "short"}, format="json").json()
+    assert set(body["messages"]) == {"username", "first_name", "password"}
+    assert body["messages"]["username"] == ["The username must be unique."]
+    own = UserFactory(username="own")
+    answer = token_client.patch(f"/api/v1/users/{own.pk}", {"username": "OWN"}, format="json").json()
+    assert answer["status"] == "success"
+    body = token_client.patch(f"/api/v1/users/{own.pk}", {"username": taken.username, "email": "x"},
+                              format="json").json()
+    assert set(body["messages"]) == {"username", "email"}

@@ -18,6 +18,7 @@ from assetsvc.api.fields import (
 from assetsvc.api.serializers import ApiSerializer
 from assetsvc.site import get_site_settings
 from companies.models import Company
+from inventory import services
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutSerializer
 from inventory.choices import StatusType
 from inventory.models import MAX_WARRANTY_MONTHS, AssetModel, Location, StatusLabel, Supplier
@@ -82,6 +83,21 @@ class AssetWriteSerializer(ApiSerializer):
         if missing_tag:
             raise serializers.ValidationError({"asset_tag": [TAG_REQUIRED]})
         return attrs
+
+    # The tag and serial taken by another asset are reported with the other field errors (issue 12). A check ahead of
+    # the service's own, which repeats it under the locks that make it certain (a racing writer), and guards the
+    # admin and commands too. ``asset_pk`` (an update's own asset) is not "another".
+
+    def validate_asset_tag(self, value):
+        if value and value.strip() and services.tag_taken(value.strip(), exclude_pk=self.context.get("asset_pk")):
+            raise serializers.ValidationError(services.TAG_TAKEN)
+        return value
+
+    def validate_serial(self, value):
+        if value and get_site_settings().unique_serial \
+                and services.serial_taken(value, exclude_pk=self.context.get("asset_pk")):
+            raise serializers.ValidationError(services.SERIAL_TAKEN)
+        return value
 
     def validate(self, attrs):
         targets = [key for key in TARGET_KEYS if attrs.get(key) is not None]

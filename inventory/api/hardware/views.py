@@ -249,7 +249,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     @_doc("hardware_partial_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer))
     def partial_update(self, request, pk=None):
         asset = self.get_object()
-        serializer = self.validated(AssetUpdateSerializer, self.write_input())
+        serializer = self.validated(AssetUpdateSerializer, self.write_input(), asset_pk=asset.pk)
         target = self.write_target(serializer)
         asset = services.asset_update(asset=asset, actor=request.user, data=serializer.asset_data(), target=target)
         return success(self.write_record(asset), "Asset updated successfully.")
