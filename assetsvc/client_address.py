@@ -90,3 +90,14 @@ def _is_trusted(address: str, hop: int, proxies: TrustedProxies) -> bool:
         return hop < proxies
     ip = _as_ip(address)
     return ip is not None and any(ip in network for network in proxies)
+
+
+def forwarded_proto_believed(meta: dict, trusted: str) -> bool:
+    """Whether ``X-Forwarded-Proto`` may say how the client connected (``APP_FORCE_TLS``). With addresses in
+    ``TRUSTED_PROXIES`` only a request from one of them is believed: a direct caller cannot claim HTTPS. With a count,
+    the service is reachable only through the proxies; with none, ``APP_FORCE_TLS`` alone trusts the header
+    (docs/operations.md, "Behind a proxy")."""
+    proxies = parse_trusted_proxies(trusted)
+    if isinstance(proxies, int):
+        return True
+    return _is_trusted(meta.get("REMOTE_ADDR", "") or "", 0, proxies)

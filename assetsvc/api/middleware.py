@@ -13,7 +13,7 @@ from django_ratelimit.core import get_usage
 
 from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
 from assetsvc.api.outages import DATABASE_UNAVAILABLE, is_database_outage
-from assetsvc.client_address import client_address
+from assetsvc.client_address import client_address, forwarded_proto_believed
 from assetsvc.conf import app_settings
 from assetsvc.registry import hook
 from assetsvc.request_meta import reset_request_meta, set_request_meta
@@ -61,12 +61,16 @@ class ApiErrorMiddleware:
 
 class RequestMetaMiddleware:
     """Records where every request came from (address, user agent, ``api`` or ``gui`` for the admin) for the
-    action-log rows it writes, so no view can forget it (``assetsvc.request_meta``)."""
+    action-log rows it writes, so no view can forget it (``assetsvc.request_meta``); drops an ``X-Forwarded-Proto``
+    that did not come from a trusted proxy."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        if "HTTP_X_FORWARDED_PROTO" in request.META and \
+                not forwarded_proto_believed(request.META, app_settings.TRUSTED_PROXIES):
+            del request.META["HTTP_X_FORWARDED_PROTO"]  # before SecurityMiddleware and is_secure() read it
         token = set_request_meta(
             remote_ip=client_ip(request),
             user_agent=request.META.get("HTTP_USER_AGENT", ""),

@@ -14,6 +14,7 @@ import pytest
 
 from activity.models import ActionLog
 from assetsvc.client_address import client_address, parse_trusted_proxies
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 ME = "/api/v1/users/me"
@@ -115,3 +116,22 @@ def test_a_bad_setting_fails_at_start_up():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "ImproperlyConfigured: TRUSTED_PROXIES must be" in result.stderr
+
+
+@pytest.mark.parametrize(("setting", "remote", "believed"), [
+    ("", "192.0.2.7", True),  # APP_FORCE_TLS alone: the header is believed (documented)
+    ("1", "192.0.2.7", True),  # a count: the service is reachable only through the proxy
+    (PROXY, PROXY, True),
+    ("10.0.0.0/8", PROXY, True),
+    (PROXY, "192.0.2.7", False),  # a direct caller claiming HTTPS
+])
+def test_x_forwarded_proto_is_believed_only_from_a_trusted_proxy(make_client, settings, trust, setting, remote,
+                                                                 believed):
+    settings.APP_FORCE_TLS = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    trust(setting)
+    client = make_client(UserFactory())
+    response = client.get(ME, REMOTE_ADDR=remote, HTTP_X_FORWARDED_PROTO="https")
+    assert response.status_code == (200 if believed else 403), response.content
+    if not believed:
+        assert response.json()["message"] == "HTTPS is required for the API."
