@@ -3,10 +3,8 @@ specification's bodies for each platform; a down or slow receiver never slows th
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import pytest
+from django_tasks_db.models import DBTaskResult
 
 from inventory.services import asset_checkin, asset_checkout
 from notifications.models import WebhookDelivery
@@ -26,20 +24,14 @@ def grace(transactional_db):
 
 
 def checkout(api, asset, user):
-    started = time.monotonic()
     response = api.post(f"/api/v1/hardware/{asset.pk}/checkout",
                         {"checkout_to_type": "user", "assigned_user": user.pk}, format="json")
-    elapsed = time.monotonic() - started
     assert response.status_code == 200 and response.json()["status"] == "success", response.json()
-    return elapsed
 
 
 def checkin(api, asset):
-    started = time.monotonic()
     response = api.post(f"/api/v1/hardware/{asset.pk}/checkin", {}, format="json")
-    elapsed = time.monotonic() - started
     assert response.status_code == 200 and response.json()["status"] == "success", response.json()
-    return elapsed
 
 
 @pytest.mark.parametrize("platform", ["slack", "general", "google", "microsoft"])
@@ -76,29 +68,17 @@ def test_refused_checkout_does_not_notify(webhook, receiver, api, grace):
     assert WebhookDelivery.objects.count() == 1
 
 
-def timings(api, grace, rounds=5) -> list[float]:
-    """Seconds per request; the worker finishes (outside the measured time) before the next request."""
-    durations = []
-    for _ in range(rounds):
-        asset = AssetFactory()
-        durations.append(checkout(api, asset, grace))
-        assert wait_for_idle(10)
-        durations.append(checkin(api, asset))
-        assert wait_for_idle(10)
-    return durations
-
-
 @pytest.mark.parametrize("kind", ["down", "slow"])
-def test_a_down_or_slow_receiver_never_slows_the_api(webhook, receiver, slow_receiver, closed_port_url, api, grace,
-                                                     kind):
-    webhook("slack", "")
-    baseline = statistics.median(timings(api, grace))
+def test_a_down_or_slow_receiver_never_reaches_the_api(webhook, slow_receiver, closed_port_url, api, grace, kind):
+    """Each answer is given before any delivery is tried: the requests only queue task rows (no timing: the
+    structure is the proof), and the worker's failed attempts are logged afterwards."""
     webhook("slack", closed_port_url if kind == "down" else slow_receiver.url_for(HOOK_PATH))
-
-    durations = timings(api, grace)
-
-    assert max(durations) < 0.5, durations
-    assert statistics.median(durations) < baseline + 0.1, (baseline, durations)
+    for _ in range(5):
+        asset = AssetFactory()
+        checkout(api, asset, grace)
+        checkin(api, asset)
+    assert WebhookDelivery.objects.count() == 0  # nothing was attempted while the API answered
+    assert DBTaskResult.objects.ready().count() == 10
     assert wait_for_idle(30)
     errors = set(WebhookDelivery.objects.values_list("error", flat=True))
     assert WebhookDelivery.objects.filter(success=False).count() == 10
@@ -110,12 +90,9 @@ def test_burst_of_200_checkouts_through_the_service(webhook, gated_receiver, adm
     webhook("general", server.url_for(HOOK_PATH), channel="#it")
     settings.ASSETSVC = {**settings.ASSETSVC, "WEBHOOK_TIMEOUT": 30}
     assets = [AssetFactory() for _ in range(200)]
-    durations = []
     for asset in assets:
-        started = time.monotonic()
         asset_checkout(asset=asset, target=grace, actor=admin_user)
-        durations.append(time.monotonic() - started)
-    assert max(durations) < 0.5
+    assert server.log == [] and DBTaskResult.objects.ready().count() == 200  # queued; no change waited for a POST
     gate.set()
     assert wait_for_idle(60)
     assert WebhookDelivery.objects.filter(event="asset.checked_out", success=True).count() == 200
