@@ -79,9 +79,10 @@ def received_texts(receiver) -> list[str]:
 
 def test_sigkill_of_a_web_worker_during_200_concurrent_checkouts_and_checkins(drill_env, receiver):
     """8 clients send 200 mixed checkouts and checkins of 20 assets to 2 gunicorn workers; one worker is killed
-    with SIGKILL after 60 answers (the master starts another). Allowed answers: 200 or 409 (done, or refused
-    because the asset was already out / in), or a connection error for a request the killed worker had accepted.
-    Never a 5xx, nor any other status."""
+    with SIGKILL after 60 answers (the master starts another). Allowed answers: 200 or 409 with a JSON ``status``
+    (done, or refused because the asset was already out / in), or a lost connection (connection error, cut-off
+    answer) for a request the killed worker had accepted: at most 8, one per client. Never a 5xx, nor any other
+    status. A lost request may or may not have committed: the checks below read what did."""
     drill_started = time.monotonic()
     env = drill_env()
     actor = UserFactory(superuser=True)
@@ -100,10 +101,13 @@ def test_sigkill_of_a_web_worker_during_200_concurrent_checkouts_and_checkins(dr
         try:
             response = checkout(web.base, auth, asset, holder) if action == "checkout" else checkin(web.base, auth,
                                                                                                   asset)
-        except requests.ConnectionError as exc:
-            outcome = ("connection error", type(exc).__name__)
+        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+            outcome = ("connection error", type(exc).__name__)  # the connection died with the killed worker
         else:
-            outcome = (response.status_code, response.json().get("status"))
+            try:
+                outcome = (response.status_code, response.json().get("status"))
+            except ValueError:  # not JSON (a 5xx page): reported below with its status
+                outcome = (response.status_code, response.text[:100])
         with lock:
             answered[outcome] += 1
             if sum(answered.values()) >= 60:
