@@ -76,13 +76,14 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "oauth2_provider",
     "django_tasks",
-    "django_tasks_db",
     "assetsvc",
     "activity",
     "companies",
     "accounts",
     "inventory",
     "notifications",
+    # After notifications, whose `db_worker` (the library's, plus a sweep of stopped workers' tasks) must win.
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [

@@ -9,6 +9,12 @@
   the attempt with a committed ``in_progress`` delivery-log row keyed by the task id, posts once, and completes the
   row. A task that finds its row already written (its worker crashed mid-delivery) records it ``interrupted`` and
   does not post: never sent twice. There are no automatic retries.
+* A worker killed while running a task leaves it ``RUNNING`` for ever (django-tasks-db never runs a claimed task
+  again): :func:`requeue_orphans`, run every few seconds by every worker (``notifications``' ``db_worker``), puts
+  such a task back in the queue. Run again, it posts if its first run had not marked the attempt yet (so cannot have
+  posted), and otherwise records the attempt ``interrupted``: nothing lost, nothing sent twice. On PostgreSQL a
+  running task holds an advisory lock on its id, so a dead worker's task is told apart within seconds; on SQLite
+  only by its age (:func:`stale_after`).
 * :func:`post` makes one attempt: ``requests.post`` with ``timeout=WEBHOOK_TIMEOUT`` (connect and each read),
   ``allow_redirects=False`` and ``stream=True`` (the answer's body is never read). A 2xx answer is a success;
   anything else is logged with the endpoint and status and not retried (specification, Events / Delivery).
@@ -19,14 +25,16 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 from django_tasks import task
 
@@ -46,6 +54,11 @@ USER_AGENT = "assetsvc-webhook/1"
 RECORD_PATIENCE = 15.0
 #: Error class of a delivery whose worker stopped between marking the attempt and completing it.
 INTERRUPTED = "Interrupted"
+#: Seconds a running task's claim must be old before its free lock (PostgreSQL) proves its worker gone: a worker
+#: takes the lock within milliseconds of the claim, so this only has to outlast a very slow start of the task.
+ORPHAN_GRACE = timedelta(seconds=5)
+#: First key of the advisory locks of running delivery tasks (the second is derived from the task id).
+LOCK_NAMESPACE = 0x5748  # "WH"
 
 
 @dataclass(frozen=True)
@@ -267,11 +280,78 @@ def deliver_queued(job: Job, task_id: str, *, patience: float = RECORD_PATIENCE)
     return State.DONE
 
 
+def _lock_key(task_id: Any) -> tuple[int, int]:
+    return LOCK_NAMESPACE, uuid.UUID(str(task_id)).int % 2**31
+
+
+@contextmanager
+def running_lock(task_id: str) -> Iterator[None]:
+    """Hold a session-level advisory lock on ``task_id`` while the task runs (PostgreSQL): the lock says its worker is
+    alive, and goes with the worker's connection when the worker dies. Nothing on other databases."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", _lock_key(task_id))
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", _lock_key(task_id))
+        except Exception:  # a lost connection took the lock with it
+            logger.warning("Could not release the lock of task %s", task_id, exc_info=True)
+
+
+def _running_elsewhere(task_id: Any) -> bool:
+    """Whether a live session holds ``task_id``'s lock (PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", _lock_key(task_id))
+        if not cursor.fetchone()[0]:
+            return True
+        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", _lock_key(task_id))
+    return False
+
+
+def requeue_orphans() -> int:
+    """Put the delivery tasks whose worker stopped while running them (killed, crashed, machine lost) back in the
+    queue; how many. django-tasks-db leaves them ``RUNNING`` for ever: without this, a worker killed between claiming
+    a task and marking its attempt loses the notification, and one killed later leaves it ``in_progress``.
+
+    PostgreSQL: a task claimed more than :data:`ORPHAN_GRACE` ago whose lock (:func:`running_lock`) no session holds.
+    Other databases: a task claimed longer ago than any delivery can last (:func:`stale_after`). The update is
+    conditional on the claim seen, so two sweepers never put one task back twice."""
+    from django_tasks_db.compat import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    now = timezone.now()
+    postgres = connection.vendor == "postgresql"
+    running = DBTaskResult.objects.running().filter(task_path=deliver_notification.module_path,
+                                                    started_at__lt=now - (ORPHAN_GRACE if postgres else stale_after()))
+    count = 0
+    for task_id, started_at in running.values_list("id", "started_at"):
+        if postgres and _running_elsewhere(task_id):
+            continue
+        count += DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING,
+                                                  started_at=started_at).update(status=TaskResultStatus.READY)
+    if count:
+        logger.warning("%d webhook notification tasks of a stopped worker were queued again", count)
+    return count
+
+
+def sweep() -> None:
+    """What a worker does every few seconds: stopped workers' tasks back in the queue, stale attempts interrupted."""
+    requeue_orphans()
+    mark_interrupted()
+
+
 @task(takes_context=True)
 def deliver_notification(context: TaskContext, job: dict[str, Any]) -> str:
     """The task a worker runs for one notification (``job``: :func:`job_to_task`'s dict)."""
-    mark_interrupted()
-    return deliver_queued(Job(**{**job, "body": json.loads(job["body"])}), str(context.task_result.id))
+    task_id = str(context.task_result.id)
+    with running_lock(task_id):
+        mark_interrupted()
+        return deliver_queued(Job(**{**job, "body": json.loads(job["body"])}), task_id)
 
 
 def job_to_task(job: Job) -> dict[str, Any]:
@@ -298,6 +378,7 @@ def run_queued() -> None:
     ``manage.py db_worker --batch`` does, without its signal handlers (tests, one-off catch-up)."""
     from django_tasks_db.management.commands.db_worker import Worker
 
+    requeue_orphans()
     Worker(queue_names=[deliver_notification.queue_name], interval=0, batch=True,
            backend_name=deliver_notification.backend, startup_delay=False, max_tasks=None,
            worker_id="in-process", excluded_queue_names=[]).run()
