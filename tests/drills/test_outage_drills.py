@@ -167,6 +167,7 @@ def test_terminated_connections_mid_burst_answer_503_or_success_and_leave_no_par
     # No partial write. A success is fully written; a 503 is either nothing or (the commit went through and the
     # connection died before the answer was built) fully written: never a half.
     committed_though_503 = 0
+    lost_answers = []
     for asset in to_check_out:
         asset.refresh_from_db()
         logs = ActionLog.objects.filter(item_type="asset", item_id=asset.pk, action_type="checkout").count()
@@ -177,6 +178,7 @@ def test_terminated_connections_mid_burst_answer_503_or_success_and_leave_no_par
             assert all(written), asset.asset_tag
         elif all(written):
             committed_though_503 += 1
+            lost_answers.append(asset.asset_tag)
     created = {asset.asset_tag: asset for asset in Asset.objects.filter(asset_tag__startswith="NEW-")}
     for (kind, tag), answer in answers.items():
         if kind != "create":
@@ -186,10 +188,14 @@ def test_terminated_connections_mid_burst_answer_503_or_success_and_leave_no_par
         if tag in created:
             assert ActionLog.objects.filter(item_type="asset", item_id=created[tag].pk,
                                             action_type="create").count() == 1, tag
-            committed_though_503 += answer.status_code == 503
+            if answer.status_code == 503:
+                committed_though_503 += 1
+                lost_answers.append(tag)
     assert not set(created) - {key for kind, key in answers if kind == "create"}
     print(f"[outage drill] committed but answered 503 (the answer was lost with the connection): "
-          f"{committed_though_503}")
+          f"{committed_though_503} {lost_answers}; 503 causes logged: "
+          f"{dict(Counter(line.split(': ')[-1].strip() for line in drain.lines if 'Database unavailable' in line))}")
+    assert "Internal Server Error" not in drain.text(), drain.text()[-3000:]
 
 
 # 2. Redis stopped and started again under the rate limiter ------------------------------------------------------------
@@ -323,7 +329,7 @@ def test_flood_of_20000_mixed_requests(transactional_db):
     created = 0
     for client in range(FLOOD_CLIENTS):
         for position in range(per_client):
-            if position < 2 * LIMITED_REQUESTS // FLOOD_CLIENTS and position % 2 == 0:
+            if position < LIMITED_REQUESTS // FLOOD_CLIENTS:  # first, all together: seconds, well inside a window
                 plan[client].append(("limited", "get", "/api/v1/users/me", None, limited, None))
                 continue
             roll = rng.random()
@@ -411,7 +417,7 @@ def test_flood_of_20000_mixed_requests(transactional_db):
     unexpected = Counter((kind, path, expected, got) for kind, path, expected, got, *_ in answers
                          if kind != "limited" and got != expected)
     assert not unexpected, unexpected
-    assert int(min(answer[6] for answer in answers if answer[0] not in ("limited",) and answer[6] is not None)) > 0
+    assert min(int(answer[6]) for answer in answers if answer[0] != "limited" and answer[6] is not None) > 0
 
     limited_answers = [answer for answer in answers if answer[0] == "limited"]
     assert len(limited_answers) == LIMITED_REQUESTS
