@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -71,6 +72,33 @@ def rss_kib(pid: int) -> int:
     raise ValueError(f"no VmRSS for {pid}")
 
 
+class StderrDrain:
+    """Reads a process's stderr in the background, so a chatty process (503 warnings, tracebacks) never blocks on a
+    full pipe, and so a test can look for a log line or show the end of the log when it fails."""
+
+    def __init__(self, stream):
+        self.lines: list[str] = []
+        self._stream = stream
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for line in iter(self._stream.readline, b""):
+                self.lines.append(line.decode(errors="replace"))
+        except (ValueError, OSError):  # the stream was closed
+            pass
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    def close(self, timeout: float = 5) -> str:
+        """Wait for the end of the stream (the process has exited), close it; everything read."""
+        self._thread.join(timeout)
+        self._stream.close()
+        return self.text()
+
+
 class Gunicorn:
     """A gunicorn master with ``workers`` worker processes serving the service on a free port."""
 
@@ -82,6 +110,7 @@ class Gunicorn:
         self.port = port or free_port()
         self.extra_args = extra_args
         self.process: subprocess.Popen | None = None
+        self.log: StderrDrain | None = None
 
     @property
     def base(self) -> str:
@@ -93,10 +122,11 @@ class Gunicorn:
              "--workers", str(self.workers), "--threads", str(self.threads), *self.extra_args],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
+        self.log = StderrDrain(self.process.stderr)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("gunicorn exited: " + self.process.stderr.read().decode()[-2000:])
+                raise RuntimeError("gunicorn exited: " + self.log.close()[-2000:])
             try:
                 requests.get(f"{self.base}/health", timeout=5)
                 if len(self.worker_pids()) >= self.workers:
@@ -121,7 +151,7 @@ class Gunicorn:
                 pass
         self.process.kill()
         self.process.wait(timeout=15)
-        self.process.stderr.close()
+        self.log.close()
         self.process = None
 
     def stop(self) -> None:
@@ -134,7 +164,7 @@ class Gunicorn:
         except subprocess.TimeoutExpired:
             self.kill()
             return
-        self.process.stderr.close()
+        self.log.close()
         self.process = None
 
 
@@ -144,33 +174,35 @@ class DbWorker:
     def __init__(self, env: dict[str, str]):
         self.env = env
         self.process: subprocess.Popen | None = None
+        self.log: StderrDrain | None = None
 
     def start(self) -> DbWorker:
         self.process = subprocess.Popen(
             [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.2", "--no-startup-delay"],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
+        self.log = StderrDrain(self.process.stderr)
         return self
 
     def kill(self) -> None:
         if self.process is not None:
             self.process.kill()
             self.process.wait(timeout=15)
-            self.process.stderr.close()
+            self.log.close()
             self.process = None
 
     def stop(self) -> str:
-        """A graceful stop; the worker's stderr, for failure messages."""
+        """A graceful stop; the end of the worker's stderr, for failure messages."""
         if self.process is None:
             return ""
         self.process.terminate()
         try:
-            _, stderr = self.process.communicate(timeout=15)
+            self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, stderr = self.process.communicate(timeout=15)
+            self.process.wait(timeout=15)
         self.process = None
-        return stderr.decode()[-3000:]
+        return self.log.close()[-3000:]
 
 
 def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:

@@ -4,65 +4,27 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 import requests
-from django.conf import settings as django_settings
 
 from accounts.services import personal_token_issue
 from tests.factories import UserFactory
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.live import Gunicorn, live_env
 
 
 @pytest.fixture
 def gunicorn_two_workers(transactional_db, tmp_path):
     redis_url = os.environ.get("REDIS_URL")
     assert redis_url, "the live rate-limit test needs REDIS_URL (CI sets it with DATABASE_URL)"
-    db = django_settings.DATABASES["default"]
-    port = free_port()
     access_log = tmp_path / "access.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "REDIS_URL": redis_url,
-        "CACHE_KEY_PREFIX": f"live-{uuid.uuid4().hex}",
-        "SECRET_KEY": "live-test-only",
-        "API_THROTTLE_PER_MINUTE": "120",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "assetsvc.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-         "--threads", "2", "--access-logfile", str(access_log), "--access-logformat", "%(p)s %(s)s"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            requests.get(f"{base}/api/v1/users/me", timeout=5)
-            break
-        except requests.RequestException:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail("gunicorn did not start: " + process.stderr.read().decode()[-2000:])
+    server = Gunicorn(live_env(REDIS_URL=redis_url, API_THROTTLE_PER_MINUTE="120"), workers=2, threads=2,
+                      extra_args=("--access-logfile", str(access_log), "--access-logformat", "%(p)s %(s)s")).start()
     try:
-        yield base, access_log
+        yield server.base, access_log
     finally:
-        process.terminate()
-        process.wait(timeout=15)
+        server.stop()
 
 
 @pytest.mark.postgres

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import caches
 
 from assetsvc.api import middleware
-from tests.api.test_rate_limit_live import free_port
+from tests.live import free_port
 
 
 @pytest.fixture

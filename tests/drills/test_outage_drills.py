@@ -39,7 +39,7 @@ from tests.factories import (
     StatusLabelFactory,
     UserFactory,
 )
-from tests.live import Gunicorn, free_port, live_env, rss_kib, wait_until
+from tests.live import Gunicorn, StderrDrain, free_port, live_env, rss_kib, wait_until
 
 UNAVAILABLE = "The service is temporarily unavailable: its database cannot be reached. Try again shortly."
 OUTAGE_ENVELOPE = {"status": "error", "message": UNAVAILABLE, "messages": UNAVAILABLE, "payload": None}
@@ -48,30 +48,9 @@ REQUEST_TIMEOUT = 30
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
-class StderrDrain:
-    """Reads a gunicorn's stderr (a pipe in ``tests.live.Gunicorn``) in the background, so a chatty worker (503
-    warnings, tracebacks) never blocks on a full pipe, and so a drill can look for a log line."""
-
-    def __init__(self, server: Gunicorn):
-        self.lines: list[str] = []
-        self._stream = server.process.stderr
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            for line in iter(self._stream.readline, b""):
-                self.lines.append(line.decode(errors="replace"))
-        except (ValueError, OSError):  # the stream was closed by kill()/stop()
-            pass
-
-    def text(self) -> str:
-        return "".join(self.lines)
-
-
 def serve(env: dict[str, str], **kwargs) -> tuple[Gunicorn, StderrDrain]:
     server = Gunicorn(env, **kwargs).start(timeout=60)
-    return server, StderrDrain(server)
+    return server, server.log
 
 
 def bearer(user) -> dict[str, str]:

@@ -4,51 +4,23 @@ quickly and as JSON, while ``/health`` stays alive and ``/health/ready`` reports
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
-from tests.api.test_rate_limit_live import free_port
+from tests.live import Gunicorn, free_port, live_env
 
-ROOT = Path(__file__).resolve().parents[2]
 UNAVAILABLE = "The service is temporarily unavailable: its database cannot be reached. Try again shortly."
 
 
 @pytest.fixture
 def server_without_database():
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{free_port()}/nowhere",
-        "DB_CONNECT_TIMEOUT": "2",
-        "SECRET_KEY": "live-test-only",
-        "DEBUG": "false",
-    }
-    env.pop("REDIS_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "assetsvc.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-         "--threads", "2"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            requests.get(f"{base}/health", timeout=5)
-            break
-        except requests.RequestException:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail("gunicorn did not start: " + process.stderr.read().decode()[-2000:])
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
+    env = live_env(DATABASE_URL=f"postgres://postgres@127.0.0.1:{free_port()}/nowhere", DB_CONNECT_TIMEOUT="2",
+                   REDIS_URL=None)
+    server = Gunicorn(env, workers=1, threads=2).start()
+    yield server.base
+    server.stop()
 
 
 @pytest.mark.parametrize(("method", "path"), [

@@ -70,7 +70,7 @@ def test_only_get(client):
 def test_a_cache_outage_is_degraded_not_unready(client, settings):
     from django.core.cache import caches
 
-    from tests.api.test_rate_limit_live import free_port
+    from tests.live import free_port
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
