@@ -481,6 +481,22 @@ def test_license_answers_match_the_schema(openapi, token_client, make_client, wo
 # --- found by the fuzz run (tests/api/test_fuzz.py) -----------------------------------------------------------------
 
 
+def test_manufacturer_and_model_records_may_have_a_null_deleted_at(openapi, token_client, db):
+    """A live manufacturer or model answers ``deleted_at: null``; the schema declared a non-null date-time."""
+    from tests.factories.inventory import AssetModelFactory, ManufacturerFactory
+
+    made = ManufacturerFactory()
+    record = assert_described(openapi, token_client.get(f"/api/v1/manufacturers/{made.pk}"), "GET",
+                              "/api/v1/manufacturers/{id}")
+    assert record["deleted_at"] is None
+    model = AssetModelFactory()
+    record = assert_described(openapi, token_client.get(f"/api/v1/models/{model.pk}"), "GET", "/api/v1/models/{id}")
+    assert record["deleted_at"] is None
+    created = assert_described(openapi, token_client.post("/api/v1/manufacturers", {"name": "New"}, format="json"),
+                               "POST", "/api/v1/manufacturers")
+    assert created["payload"]["deleted_at"] is None
+
+
 def test_error_answers_are_documented(openapi, token_client, api_client, db):
     """Snipe-IT answers HTTP 200 with the error envelope (compat mode); 401 and 422 carry it too. The schema says so
     for every operation instead of declaring only the success shape."""
