@@ -6,8 +6,8 @@ drf-spectacular describes the success answer of each view. The errors come from 
 - ``200`` may carry the error envelope instead of the success shape: in the default ``API_ERROR_STATUS=compat`` mode
   validation, not-found and state errors answer HTTP 200 with ``{"status":"error",...}``, as Snipe-IT does;
 - ``401`` (no or bad token), ``403`` (permission), ``422`` (validation in ``http`` mode; malformed JSON in both),
-  ``404`` and ``409`` (not found and state errors in ``http`` mode), ``503`` (database unreachable) carry the error
-  envelope; ``415`` too, on operations with a request body;
+  ``404`` and ``409`` (not found and state errors in ``http`` mode), ``405`` (the path is another route's),
+  ``503`` (database unreachable) carry the error envelope; ``415`` too, on operations with a request body;
 - ``429`` (rate limit) carries only ``{"message": ...}``, as the specification says.
 """
 
@@ -44,6 +44,7 @@ _RATE_LIMITED_SCHEMA: dict[str, Any] = {
 _ERRORS = {
     "401": "Unauthenticated: no token, or an invalid, expired or revoked one.",
     "403": "Insufficient permissions.",
+    "405": "Method not allowed: the path matches another route (a tag ending in ``/checkout`` is read by GET).",
     "404": "Not found (``API_ERROR_STATUS=http``; ``compat`` answers 200 with the error envelope).",
     "409": "A state error (``API_ERROR_STATUS=http``), or the row is locked by another change: try again.",
     "422": "Validation error (``API_ERROR_STATUS=http``) or malformed JSON.",
