@@ -13,12 +13,12 @@ def _view(**actions):
 
 urlpatterns = [
     path("hardware", _view(get="list", post="create"), name="hardware-list"),
-    re_path(r"^hardware/bytag/(?P<tag>.+)/(?P<verb>checkout|checkin)$",
+    re_path(r"^hardware/bytag/(?P<tag>.+)/(?P<verb>(?:checkout|checkin))$",
             _view(get="bytag_suffixed", post="bytag_action"), name="hardware-bytag-action"),
     re_path(r"^hardware/bytag/(?P<tag>.+)$", _view(get="bytag"), name="hardware-bytag"),
     re_path(r"^hardware/byserial/(?P<serial>.+)$", _view(get="byserial"), name="hardware-byserial"),
     path("hardware/checkinbytag", _view(post="checkin_by_tag"), name="hardware-checkinbytag"),
-    re_path(r"^hardware/(?P<kind>audit|audits|checkins)/(?P<when>due|overdue|due-or-overdue)$",
+    re_path(r"^hardware/(?P<kind>(?:audit|audits|checkins))/(?P<when>(?:due|overdue|due-or-overdue))$",
             _view(get="upcoming"), name="hardware-upcoming"),
     path("hardware/audit", _view(post="audit_by_tag"), name="hardware-audit-legacy"),
     path("hardware/<str:pk>", _view(get="retrieve", patch="partial_update", put="update", delete="destroy"),

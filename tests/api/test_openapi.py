@@ -12,3 +12,19 @@ def test_schema_generates_without_warnings(tmp_path):
                  stdout=StringIO(), stderr=StringIO())
     text = (tmp_path / "schema.yaml").read_text()
     assert "/api/v1/hardware" in text and "personalAccessToken" in text
+
+
+@pytest.mark.django_db
+def test_path_alternatives_are_anchored_as_a_whole():
+    """Found by the fuzz run: the route group ``(?P<verb>checkout|checkin)`` became the pattern ``^checkout|checkin$``
+    (``^checkout`` or ``checkin$``), so ``checkoutX`` was a valid verb by the schema, and the server answered 405."""
+    import re
+
+    from drf_spectacular.generators import SchemaGenerator
+
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    operations = [paths["/api/v1/hardware/bytag/{tag}/{verb}"]["post"], paths["/api/v1/hardware/{kind}/{when}"]["get"]]
+    patterns = {p["name"]: p["schema"]["pattern"] for op in operations for p in op["parameters"] if p["in"] == "path"}
+    for name, good, bad in (("verb", "checkin", "checkoutX"), ("kind", "audits", "xcheckins"),
+                            ("when", "due-or-overdue", "duex")):
+        assert re.search(patterns[name], good) and not re.search(patterns[name], bad), (name, patterns[name])

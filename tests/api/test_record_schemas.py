@@ -73,6 +73,9 @@ def mismatches(value: Any, schema: dict[str, Any], document: dict[str, Any], whe
     schema = resolve(schema, document)
     if value is None:
         return [] if schema.get("nullable") else [f"{where}: null, but the schema does not allow null"]
+    if "anyOf" in schema:  # a 200 is the success shape or, in compat mode, the error envelope
+        alternatives = [mismatches(value, s, document, where) for s in schema["anyOf"]]
+        return [] if any(not errors for errors in alternatives) else alternatives[0]
     if "oneOf" in schema:
         matching = [s for s in schema["oneOf"] if not mismatches(value, s, document, where)]
         if len(matching) != 1:
@@ -166,7 +169,8 @@ def assert_described(openapi, response, method: str, path: str) -> dict[str, Any
 
 def record_properties(openapi, method: str, path: str, *keys: str) -> set[str]:
     """The property names of the record component found under ``keys`` (``rows``/``payload``) of a response."""
-    schema = resolve(declared_response(openapi, method, path), openapi)
+    schema = declared_response(openapi, method, path)
+    schema = resolve(schema["anyOf"][0] if "anyOf" in schema else schema, openapi)  # the success shape
     for key in keys:
         schema = resolve(schema["properties"][key], openapi)
         if schema.get("type") == "array":
@@ -472,3 +476,46 @@ def test_license_answers_match_the_schema(openapi, token_client, make_client, wo
     token_client.patch(f"{item}/seats/{first}", {"assigned_to": None}, format="json")
     assert_described(openapi, token_client.delete(item), "DELETE", "/api/v1/licenses/{id}")
     assert_described(openapi, token_client.post(f"{item}/restore"), "POST", "/api/v1/licenses/{id}/restore")
+
+
+# --- found by the fuzz run (tests/api/test_fuzz.py) -----------------------------------------------------------------
+
+
+def test_manufacturer_and_model_records_may_have_a_null_deleted_at(openapi, token_client, db):
+    """A live manufacturer or model answers ``deleted_at: null``; the schema declared a non-null date-time."""
+    from tests.factories.inventory import AssetModelFactory, ManufacturerFactory
+
+    made = ManufacturerFactory()
+    record = assert_described(openapi, token_client.get(f"/api/v1/manufacturers/{made.pk}"), "GET",
+                              "/api/v1/manufacturers/{id}")
+    assert record["deleted_at"] is None
+    model = AssetModelFactory()
+    record = assert_described(openapi, token_client.get(f"/api/v1/models/{model.pk}"), "GET", "/api/v1/models/{id}")
+    assert record["deleted_at"] is None
+    created = assert_described(openapi, token_client.post("/api/v1/manufacturers", {"name": "New"}, format="json"),
+                               "POST", "/api/v1/manufacturers")
+    assert created["payload"]["deleted_at"] is None
+
+
+def test_error_answers_are_documented(openapi, token_client, api_client, db):
+    """Snipe-IT answers HTTP 200 with the error envelope (compat mode); 401 and 422 carry it too. The schema says so
+    for every operation instead of declaring only the success shape."""
+    missing = assert_described(openapi, token_client.get("/api/v1/manufacturers/999999"), "GET",
+                               "/api/v1/manufacturers/{id}")
+    assert missing["status"] == "error" and missing["payload"] is None
+    invalid = assert_described(openapi, token_client.post("/api/v1/manufacturers", {}, format="json"), "POST",
+                               "/api/v1/manufacturers")
+    assert invalid["status"] == "error" and "name" in invalid["messages"]
+    listed = assert_described(openapi, token_client.get("/api/v1/accessories/999999/checkedout"), "GET",
+                              "/api/v1/accessories/{id}/checkedout")
+    assert listed["status"] == "error"
+    anonymous = api_client.get("/api/v1/hardware", HTTP_ACCEPT="application/json")
+    assert anonymous.status_code == 401
+    assert_described(openapi, anonymous, "GET", "/api/v1/hardware")
+    malformed = token_client.generic("POST", "/api/v1/manufacturers", "{", content_type="application/json")
+    assert malformed.status_code == 422
+    assert_described(openapi, malformed, "POST", "/api/v1/manufacturers")
+    for operations in openapi["paths"].values():
+        for operation in operations.values():
+            assert {"200", "401", "403", "404", "409", "422", "429", "503"} <= set(operation["responses"]) or (
+                "204" in operation["responses"])

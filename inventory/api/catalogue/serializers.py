@@ -116,7 +116,7 @@ class ManufacturerSerializer(RecordSerializer):
     accessories_count = CountField()
     components_count = CountField()
     notes = NullIfEmptyField()
-    deleted_at = IsoUtcField()
+    deleted_at = IsoUtcField(allow_null=True)
 
     class Meta:
         model = Manufacturer
@@ -217,7 +217,7 @@ class AssetModelSerializer(RecordSerializer):
     default_fieldset_values = serializers.SerializerMethodField()
     eol = serializers.SerializerMethodField()
     notes = NullIfEmptyField()
-    deleted_at = IsoUtcField()
+    deleted_at = IsoUtcField(allow_null=True)
 
     class Meta:
         model = AssetModel
