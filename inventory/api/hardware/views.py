@@ -130,8 +130,15 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         return queryset if self.action in WITH_DELETED else queryset.alive()
 
     def get_object(self) -> Asset:
+        """The asset of the URL's id, through the scoped queryset. No ``ORDER BY`` (one row by its key: ordering by
+        the default sort only cost compiling); a read loads only the columns the record shows, as a list does."""
         pk = str(self.kwargs.get("pk", "")).strip()
-        asset = self.get_queryset().filter(pk=int(pk)).first() if _ID.match(pk) else None
+        if not _ID.match(pk):
+            raise self.not_found()
+        queryset = self.get_queryset().filter(pk=int(pk)).order_by()
+        if self.action == "retrieve":
+            queryset = queryset.only(*ASSET_LIST_FIELDS)
+        asset = next(iter(queryset[:1]), None)
         if asset is None:
             raise self.not_found()
         return asset
