@@ -138,6 +138,11 @@ else:
     # (docs/operations.md).
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("DB_CONNECT_TIMEOUT", "5") or 5)
+    # Prepared statements (docs/performance.md): parameters bound by the server, so psycopg prepares a query the
+    # second time a connection runs it and PostgreSQL skips planning afterwards; a hardware record joins 13 tables,
+    # whose planning cost more than running it. Off for a pooler in transaction mode (pgbouncer before 1.21).
+    if env_bool("DB_PREPARED_STATEMENTS", True):
+        DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # TASKS --------------------------------------------------------------------------------------------------------------
