@@ -27,6 +27,7 @@ from inventory.api.hardware.records import (
     ASSET_RELATED,
     AssetRecordSerializer,
     AssetWriteRecordSerializer,
+    asset_rows,
     caller_permissions,
     is_available,
 )
@@ -160,10 +161,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         (docs/performance.md). One query more than a single-step page, whatever the page size. The relations load
         only the columns the record shows (``ASSET_LIST_FIELDS``)."""
         ids = self.paginate_queryset(queryset.values_list("pk", flat=True))
-        related = Asset.objects.select_related(*ASSET_RELATED).only(*ASSET_LIST_FIELDS)
-        loaded = related.filter(pk__in=ids) if ids else []
-        rows = {asset.pk: asset for asset in loaded}
-        return self.get_paginated_response(self.get_serializer([rows[pk] for pk in ids if pk in rows], many=True).data)
+        return self.get_paginated_response(self.get_serializer(asset_rows(list(ids)), many=True).data)
 
 
     def write_input(self) -> dict[str, Any]:
