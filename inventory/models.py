@@ -271,6 +271,12 @@ class Asset(TimestampedModel):
             models.Index(fields=["next_audit_date"]),
             models.Index(fields=["expected_checkin"]),
             models.Index(fields=["last_checkout"]),
+            # The visible set (live assets) for the exact ``total`` and for the default order, each read index-only
+            # (the status decides archived; issue 13, docs/performance.md): PostgreSQL counts and pages live assets
+            # without visiting the table.
+            models.Index(fields=["status"], condition=models.Q(deleted_at__isnull=True), name="asset_alive_status"),
+            models.Index(models.F("created_at").desc(), models.F("id").desc(), "status",
+                         condition=models.Q(deleted_at__isnull=True), name="asset_alive_newest"),
         ]
 
     def __str__(self) -> str:
