@@ -23,7 +23,6 @@ from companies.querysets import caller_chooses_company
 from inventory import selectors, services
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
 from inventory.api.hardware.records import (
-    ASSET_LIST_FIELDS,
     ASSET_RELATED,
     AssetRecordSerializer,
     AssetWriteRecordSerializer,
@@ -138,8 +137,11 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
             raise self.not_found()
         queryset = self.get_queryset().filter(pk=int(pk)).order_by()
         if self.action == "retrieve":
-            queryset = queryset.only(*ASSET_LIST_FIELDS)
-        asset = next(iter(queryset[:1]), None)
+            # Visible? on the narrow scoped query; then the record's row by the list's loader (compiled once).
+            visible = list(queryset.values_list("pk", flat=True)[:1])
+            asset = asset_rows(visible)[0] if visible else None
+        else:
+            asset = next(iter(queryset[:1]), None)
         if asset is None:
             raise self.not_found()
         return asset
@@ -159,7 +161,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         related name needs), then load that page's rows by id with every relation the record shows. Skipped rows
         of a deep offset are never joined, and the planner of the wide query sees 50 ids, not a table to order
         (docs/performance.md). One query more than a single-step page, whatever the page size. The relations load
-        only the columns the record shows (``ASSET_LIST_FIELDS``)."""
+        only the columns the record shows (``records.ROW_COLUMNS``)."""
         ids = self.paginate_queryset(queryset.values_list("pk", flat=True))
         return self.get_paginated_response(self.get_serializer(asset_rows(list(ids)), many=True).data)
 
