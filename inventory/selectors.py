@@ -12,7 +12,8 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Q
+from django.db import connection
+from django.db.models import BooleanField, F, Func, Q, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -126,6 +127,8 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
 
 #: Asset columns ``?search=`` matches itself; related names are matched through :func:`_related_matches`.
 SEARCH_COLUMNS = ("name", "asset_tag", "serial", "order_number", "notes")
+#: Shorter terms have no trigram to look up: one scan with every condition is then cheaper than a union of scans.
+TRIGRAM = 3
 
 
 def _any_contains(fields: tuple[str, ...], term: str) -> Q:
@@ -163,11 +166,39 @@ def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:
     separated by `` OR `` match any (same rules as ``assetsvc.api.viewsets.SearchFilter``, first 255 characters)."""
     if not text or not text.strip():
         return queryset
+    terms = [term for term in (term.strip() for term in text.strip()[:255].split(" OR ")) if term]
+    if not terms:
+        return queryset
+    if connection.vendor == "postgresql" and min(map(len, terms)) >= TRIGRAM:
+        return queryset.filter(InArray(F("pk"), Subquery(_matching_ids(terms))))
     query = Q()
-    for term in (term.strip() for term in text.strip()[:255].split(" OR ")):
-        if term:
-            query |= _any_contains(SEARCH_COLUMNS, term) | _related_matches(term)
+    for term in terms:
+        query |= _any_contains(SEARCH_COLUMNS, term) | _related_matches(term)
     return queryset.filter(query)
+
+
+class InArray(Func):
+    """``<pk> = ANY(ARRAY(<subquery>))``: the subquery runs once and the table is then read by its primary key,
+    where ``IN (<subquery>)`` let the planner join it against a sequential scan of every asset."""
+
+    output_field = BooleanField()
+
+    def as_sql(self, compiler, connection, **extra_context):
+        lhs_sql, lhs_params = compiler.compile(self.source_expressions[0])
+        sub_sql, sub_params = compiler.compile(self.source_expressions[1])
+        return f"{lhs_sql} = ANY(ARRAY{sub_sql})", (*lhs_params, *sub_params)
+
+
+def _matching_ids(terms: list[str]):
+    """PostgreSQL: the ids of every asset any term matches, as a ``UNION`` of one narrow query per column or
+    relation, so each can use its own index (the trigram indexes of ``inventory/migrations/0008``, the foreign-key
+    indexes) instead of one scan testing fourteen conditions on every row. Same matches as the ``OR`` form."""
+    base = Asset._base_manager.order_by()
+    arms = []
+    for term in terms:
+        arms += [base.filter(**{f"{column}__icontains": term}).values("pk") for column in SEARCH_COLUMNS]
+        arms += [base.filter(Q(condition)).values("pk") for condition in _related_matches(term).children]
+    return arms[0].union(*arms[1:])
 
 
 def upcoming(queryset: AssetQuerySet, kind: str, when: str, *, today: date | None = None) -> AssetQuerySet:
