@@ -70,6 +70,12 @@ class PermissionGroup(models.Model):
         return self.name
 
 
+def full_name(first_name: str, last_name: str, username: str) -> str:
+    """The name a person is shown by: first and last name, else the username (also for rows read without a model
+    instance, ``inventory.api.hardware.records``)."""
+    return f"{first_name} {last_name}".strip() or username
+
+
 class User(AbstractBaseUser):
     """A person who signs in, holds checked-out items, and acts through the API with personal access tokens.
 
@@ -119,7 +125,7 @@ class User(AbstractBaseUser):
 
     @property
     def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}".strip() or self.username
+        return full_name(self.first_name, self.last_name, self.username)
 
     @property
     def is_superuser(self) -> bool:

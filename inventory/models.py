@@ -201,6 +201,11 @@ class AssetQuerySet(CompanyScopedQuerySet):
         return self.filter(assigned_user=user)
 
 
+def asset_display_name(name: str, model_name: str | None) -> str:
+    """An asset's shown name: its own, else its model's (also for rows read without a model instance)."""
+    return name or model_name or ""
+
+
 class Asset(TimestampedModel):
     """A tracked piece of hardware. It is checked out to at most one target: a user, another asset or a location.
 
@@ -304,7 +309,7 @@ class Asset(TimestampedModel):
     @property
     def display_name(self) -> str:
         """The name a message shows: the asset's own, else its model's (API-CONTRACT.md §8)."""
-        return self.name or (self.model.name if self.model_id else "")
+        return asset_display_name(self.name, self.model.name if self.model_id else "")
 
     @property
     def assigned_target(self):

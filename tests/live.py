@@ -155,17 +155,13 @@ class Gunicorn:
         self.process = None
 
     def stop(self) -> None:
-        """A graceful stop (SIGTERM), killed if it takes longer than 15 s."""
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
+        """A graceful stop (SIGTERM), killed with its workers if it takes longer than 15 s."""
+        if self.process is not None and not terminated(self.process):
             self.kill()
             return
-        self.log.close()
-        self.process = None
+        if self.process is not None:
+            self.log.close()
+            self.process = None
 
 
 class DbWorker:
@@ -195,14 +191,21 @@ class DbWorker:
         """A graceful stop; the end of the worker's stderr, for failure messages."""
         if self.process is None:
             return ""
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
+        if not terminated(self.process):
             self.process.kill()
             self.process.wait(timeout=15)
         self.process = None
         return self.log.close()[-3000:]
+
+
+def terminated(process: subprocess.Popen, timeout: float = 15) -> bool:
+    """SIGTERM, then wait: whether the process stopped by itself within ``timeout`` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def wait_until(predicate, timeout: float, interval: float = 0.1) -> bool:

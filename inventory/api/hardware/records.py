@@ -9,6 +9,7 @@ from typing import Any
 from django.db import connection
 from rest_framework import serializers
 
+from accounts.models import full_name
 from accounts.permissions import has_access
 from assetsvc.api.fields import (
     BriefField,
@@ -22,28 +23,13 @@ from assetsvc.api.fields import (
 from assetsvc.api.formats import brief, iso_date, iso_utc, money
 from assetsvc.scoping import limiting_company_id
 from inventory.choices import StatusType
-from inventory.models import Asset
+from inventory.models import Asset, asset_display_name
 from inventory.services import add_months
 
 #: Every relation the record reads (pass to ``select_related``).
 ASSET_RELATED = (
     "model", "model__category", "model__manufacturer", "status", "supplier", "company", "location",
     "rtd_location", "assigned_user", "assigned_asset", "assigned_asset__model", "assigned_location", "created_by",
-)
-#: The columns a list loads (``.only()`` with :data:`ASSET_RELATED`): every asset column, but of each relation only
-#: what :func:`asset_record` reads. A 500-row page reads ~200 columns per row otherwise (passwords, addresses, notes
-#: of every related row), which cost a third of its time (docs/performance.md). Reading a column not listed here
-#: would cost one query per row: the query-budget tests (tests/inventory/test_api_assets_queries.py,
-#: test_query_budget_500.py) catch that.
-ASSET_LIST_FIELDS = (
-    *(field.name for field in Asset._meta.concrete_fields),
-    "model__name", "model__model_number", "model__category", "model__manufacturer", "model__category__name",
-    "model__manufacturer__name", "status__name", "status__type", "supplier__name", "company__name",
-    "location__name", "rtd_location__name", "assigned_location__name",
-    "assigned_user__username", "assigned_user__first_name", "assigned_user__last_name", "assigned_user__email",
-    "assigned_user__employee_num",
-    "assigned_asset__name", "assigned_asset__asset_tag", "assigned_asset__model", "assigned_asset__model__name",
-    "created_by__username", "created_by__first_name", "created_by__last_name", "created_by__company",
 )
 ACTION_VERBS = ("checkout", "checkin", "create", "edit", "delete", "audit")
 
@@ -62,7 +48,10 @@ class Ref:
         self.__dict__.update(values)
 
 
-#: (the attribute path the record reads, the column path of ``values_list``), in the order of the row tuple.
+#: The columns a page reads (``values_list`` paths, in the order :class:`AssetRow` unpacks them): every asset column
+#: the record shows, and of each relation only what :func:`asset_record` reads (a 500-row page read ~200 columns
+#: per row otherwise: passwords, addresses, notes of every related row). Nothing else is read per row: the
+#: query-budget tests (tests/inventory/test_api_assets_queries.py, test_query_budget_500.py) pin the count.
 ROW_COLUMNS: tuple[str, ...] = (
     "id", "name", "asset_tag", "serial", "byod", "requestable", "notes", "order_number", "warranty_months",
     "purchase_date", "purchase_cost", "created_at", "updated_at", "last_audit_date", "next_audit_date",
@@ -111,12 +100,12 @@ class AssetRow:
         self.assigned_user = _ref(
             self.assigned_user_id, username=user_username, first_name=user_first, last_name=user_last,
             email=user_email, employee_num=user_employee_num,
-            full_name=f"{user_first} {user_last}".strip() or user_username)
+            full_name=full_name(user_first, user_last, user_username))
         self.assigned_asset = _ref(self.assigned_asset_id, asset_tag=target_tag,
-                                   display_name=target_name or target_model_name or "")
+                                   display_name=asset_display_name(target_name, target_model_name))
         self.assigned_location = _ref(self.assigned_location_id, name=assigned_location_name)
         self.created_by = _ref(creator_id, username=creator_username, company_id=creator_company_id,
-                               full_name=f"{creator_first} {creator_last}".strip() or creator_username)
+                               full_name=full_name(creator_first, creator_last, creator_username))
         self.is_deleted = self.deleted_at is not None
         self.is_assigned = bool(self.assigned_user_id or self.assigned_asset_id or self.assigned_location_id)
 
