@@ -7,16 +7,22 @@ authentication class reuses that result.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import F, Func, Subquery, TextField
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 from oauth2_provider.contrib.rest_framework import OAuth2Authentication
 from oauth2_provider.models import get_access_token_model
 from rest_framework.exceptions import AuthenticationFailed
 
+from accounts.permissions import remember_group_permissions
 from assetsvc.api.exceptions import INVALID_TOKEN
+from assetsvc.prepared import CompiledValues
+from assetsvc.site import remember_site_settings
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -37,15 +43,54 @@ NO_TOKEN = BearerResult(supplied=False)
 INVALID = BearerResult(supplied=True)
 
 
-@cache
-def _token_columns() -> tuple[str, ...]:
-    """What a request reads of its token: the expiry, the personal-token record's revocation, and the whole user
-    (``request.user``: permissions, company, names). Every other column of the three tables is left out of the one
-    query each request runs (issue 13: compiling and reading them was a fixed cost of every request)."""
+#: The columns of the token and its personal-token record a request reads (its expiry, the record's revocation).
+TOKEN_COLUMNS = ("id", "expires", "personal_token__id", "personal_token__revoked")
+
+
+class GroupPermissionMaps(Func):
+    """The permission maps of every group of the token's user, as one JSON array (text): a correlated subquery, so
+    the groups ride in the token's query instead of a query of their own."""
+
+    output_field = TextField()
+
+    def as_sql(self, compiler, connection, **extra_context):
+        from accounts.models import PermissionGroup, User
+
+        through = User.groups.through._meta
+        group_fk = through.get_field("permissiongroup").column
+        user_fk = through.get_field("user").column
+        value = "json_group_array(json(g.permissions))"
+        if connection.vendor == "postgresql":
+            value = "COALESCE(json_agg(g.permissions), '[]')::text"
+        user_sql, params = compiler.compile(self.source_expressions[0])
+        sql = (f"(SELECT {value} FROM {PermissionGroup._meta.db_table} g JOIN {through.db_table} ug "
+               f"ON ug.{group_fk} = g.id WHERE ug.{user_fk} = {user_sql})")
+        return sql, params
+
+
+def _site_settings_json():
+    from assetsvc.models import SiteSettings
+
+    fields = {field.attname: F(field.attname) for field in SiteSettings._meta.concrete_fields}
+    return Subquery(SiteSettings.objects.filter(pk=1).order_by().values(row=JSONObject(**fields))[:1])
+
+
+def _request_context(checksum: str):
+    """Everything a bearer request needs before its view runs, in one query: the token, its personal-token
+    record, the whole user (``request.user``: permissions, company, names), the user's group permissions and the
+    site settings. Read fresh on every request (a revoked token, a changed group or setting applies to the next
+    request of every process) and compiled only once per process (:mod:`assetsvc.prepared`)."""
     from accounts.models import User
 
-    return ("id", "expires", "user", "personal_token__id", "personal_token__revoked",
-            *(f"user__{field.name}" for field in User._meta.concrete_fields))
+    user_columns = [f"user__{field.name}" for field in User._meta.concrete_fields]
+    return (
+        get_access_token_model().objects.filter(token_checksum=checksum).order_by()
+        .annotate(group_permissions=GroupPermissionMaps("user_id"), site_settings=_site_settings_json())
+        .values_list(*TOKEN_COLUMNS, *user_columns, "group_permissions", "site_settings")
+    )
+
+
+REQUEST_CONTEXT = CompiledValues(_request_context, lambda shape: ("\x00assetsvc-token-sentinel",))
 
 
 def token_checksum(raw: str) -> str:
@@ -64,23 +109,40 @@ def _resolve(request) -> BearerResult:
         return NO_TOKEN
     if len(raw) > MAX_TOKEN_LENGTH or any(c in raw for c in ", \t\x00"):
         return INVALID  # two Authorization headers arrive joined by a comma
-    access_token = (
-        get_access_token_model()
-        .objects.select_related("user", "personal_token")
-        .only(*_token_columns())
-        .filter(token_checksum=token_checksum(raw))
-        .order_by()
-        .first()
-    )
-    if access_token is None or access_token.expires is None or access_token.expires <= timezone.now():
+    found = REQUEST_CONTEXT.rows(token_checksum(raw))
+    if not found:
         return INVALID
-    record = getattr(access_token, "personal_token", None)
-    if record is None or record.revoked:
+    token_id, expires, record_id, revoked, *user_values, group_permissions, site_settings = found[0]
+    if expires is None or expires <= timezone.now():
+        return INVALID
+    if record_id is None or revoked:
         return INVALID  # only the secret of a live personal-token record works (a deleted record revokes it)
-    user = access_token.user
+    user = _user_from_row(user_values)
     if user is None or not user.is_active or user.deleted_at is not None:
         return INVALID
-    return BearerResult(supplied=True, user=user, token=access_token)
+    remember_group_permissions(user, json.loads(group_permissions or "[]"))
+    if site_settings is not None:
+        remember_site_settings(_site_settings_from_json(site_settings))
+    token = get_access_token_model().from_db(
+        DEFAULT_DB_ALIAS, ["id", "expires", "user_id"], [token_id, expires, user.pk])
+    return BearerResult(supplied=True, user=user, token=token)
+
+
+def _user_from_row(values: list):
+    from accounts.models import User
+
+    if values[0] is None:
+        return None
+    fields = User._meta.concrete_fields
+    return User.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], values)
+
+
+def _site_settings_from_json(data: dict):
+    from assetsvc.models import SiteSettings
+
+    fields = SiteSettings._meta.concrete_fields
+    return SiteSettings.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields],
+                                [field.to_python(data.get(field.attname)) for field in fields])
 
 
 def resolve_bearer(request) -> BearerResult:

@@ -98,16 +98,23 @@ def _evaluate(own: dict[str, int], groups: list[dict[str, int]], key: str) -> bo
     return any(group.get(key, 0) == 1 for group in groups)
 
 
+def _normalized(perms: dict | None) -> dict[str, int]:
+    return {k: normalize_permission_value(v) or 0 for k, v in (perms or {}).items()}
+
+
 def _maps(user: User) -> tuple[dict[str, int], list[dict[str, int]]]:
     cached = getattr(user, "_permission_maps", None)
     if cached is None:
-        own = {k: normalize_permission_value(v) or 0 for k, v in (user.permissions or {}).items()}
-        groups = []
-        if user.pk:
-            for perms in user.groups.values_list("permissions", flat=True):
-                groups.append({k: normalize_permission_value(v) or 0 for k, v in (perms or {}).items()})
-        cached = (own, groups)
-        user._permission_maps = cached
+        groups = user.groups.values_list("permissions", flat=True) if user.pk else ()
+        cached = remember_group_permissions(user, groups)
+    return cached
+
+
+def remember_group_permissions(user: User, groups) -> tuple[dict[str, int], list[dict[str, int]]]:
+    """Keep the permission maps of ``user``'s groups (read by the caller, e.g. with the bearer token in one query)
+    for this request's checks."""
+    cached = (_normalized(user.permissions), [_normalized(perms) for perms in groups])
+    user._permission_maps = cached
     return cached
 
 

@@ -34,6 +34,14 @@ def get_site_settings() -> SiteSettings:
     return scope["settings"]
 
 
+def remember_site_settings(settings_row: SiteSettings) -> None:
+    """Use ``settings_row`` for the rest of this request (read by the caller together with other data, e.g. with
+    the bearer token in one query); outside a request this does nothing."""
+    scope = _request_scope.get()
+    if scope is not None:
+        scope["settings"] = settings_row
+
+
 def forget_site_settings() -> None:
     """Drop the copy of this request (after the settings were changed within it)."""
     scope = _request_scope.get()

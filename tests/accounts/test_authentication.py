@@ -100,3 +100,58 @@ def test_anonymous_cannot_create_tokens(api_client):
     from accounts.models import PersonalAccessToken
 
     assert PersonalAccessToken.objects.count() == 0
+
+
+# --- the request context: token, user, groups and site settings read together, fresh on every request ----------
+
+
+def test_a_group_grant_applies_on_the_next_request_and_its_withdrawal_too(make_client):
+    from tests.factories import AssetFactory, PermissionGroupFactory
+
+    asset = AssetFactory()
+    member = UserFactory()
+    client = make_client(member)
+    assert client.get(f"/api/v1/hardware/{asset.pk}").status_code == 403
+    group = PermissionGroupFactory(permissions={"assets.view": 1})
+    group.users.add(member)
+    assert client.get(f"/api/v1/hardware/{asset.pk}").json()["id"] == asset.pk
+    group.permissions = {"assets.view": 0}
+    group.save()
+    assert client.get(f"/api/v1/hardware/{asset.pk}").status_code == 403
+    group.permissions = {"assets.view": 1}
+    group.save()
+    PermissionGroupFactory(permissions={}).users.add(member)  # a second group grants nothing more
+    assert client.get(f"/api/v1/hardware/{asset.pk}").status_code == 200
+    group.users.remove(member)
+    assert client.get(f"/api/v1/hardware/{asset.pk}").status_code == 403
+
+
+def test_the_token_brings_groups_and_settings_in_its_own_query(make_client):
+    """A bearer request reads its token, user, group permissions and site settings in one query, and nothing of
+    them again (issue 13's fixed cost per request)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import AssetFactory, PermissionGroupFactory
+
+    asset = AssetFactory()
+    member = UserFactory()
+    PermissionGroupFactory(permissions={"assets.view": 1}).users.add(member)
+    client = make_client(member)
+    client.get(f"/api/v1/hardware/{asset.pk}")
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(f"/api/v1/hardware/{asset.pk}").json()["id"] == asset.pk
+    first, *rest = [query["sql"] for query in ctx.captured_queries]
+    assert "accounts_permissiongroup" in first and "assetsvc_sitesettings" in first
+    assert not [sql for sql in rest if "accounts_permissiongroup" in sql or "assetsvc_sitesettings" in sql
+                or "oauth2_provider_accesstoken" in sql]
+    assert len(rest) <= 2  # the visibility check and the record's row
+
+
+def test_a_user_deactivated_between_requests_is_refused_with_groups_intact(make_client):
+    member = UserFactory()
+    client = make_client(member)
+    assert client.get(ME).status_code == 200
+    member.is_active = False
+    member.save()
+    assert client.get(ME).json() == INVALID

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from django.db import connection
 from rest_framework import serializers
 
 from accounts.models import full_name
@@ -21,6 +19,7 @@ from assetsvc.api.fields import (
     person_brief,
 )
 from assetsvc.api.formats import brief, iso_date, iso_utc, money
+from assetsvc.prepared import CompiledValues, int_sentinels
 from assetsvc.scoping import limiting_company_id
 from inventory.choices import StatusType
 from inventory.models import Asset, asset_display_name
@@ -110,28 +109,17 @@ class AssetRow:
         self.is_assigned = bool(self.assigned_user_id or self.assigned_asset_id or self.assigned_location_id)
 
 
-@lru_cache(maxsize=128)
-def _row_sql(count: int) -> str | None:
-    """The rows query of ``count`` ids for PostgreSQL, compiled once per page size and process (its 13 joins cost
-    more to compile in Python than to run; the database prepares the statement once per connection). ``None`` if
-    Django ever compiles it differently than expected: the caller then goes through the ORM."""
-    sentinels = tuple(range(-count, 0))
-    sql, params = Asset.objects.filter(pk__in=sentinels).order_by().values_list(*ROW_COLUMNS).query.sql_with_params()
-    return sql if tuple(params) == sentinels else None
+#: The rows query of a page, compiled once per page size and process (:mod:`assetsvc.prepared`): its 13 joins cost
+#: more to compile in Python than to run, and the database prepares the statement once per connection.
+PAGE_ROWS = CompiledValues(
+    lambda *ids: Asset.objects.filter(pk__in=ids).order_by().values_list(*ROW_COLUMNS), int_sentinels)
 
 
 def asset_rows(ids: list[int]) -> list[AssetRow]:
     """The rows of ``ids`` (already scoped and paged), in that order, in one query."""
     if not ids:
         return []
-    sql = _row_sql(len(ids)) if connection.vendor == "postgresql" else None
-    if sql is not None:  # PostgreSQL's values need no converter (dates, decimals, booleans come typed)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, list(ids))
-            fetched = cursor.fetchall()
-    else:
-        fetched = Asset.objects.filter(pk__in=ids).order_by().values_list(*ROW_COLUMNS)
-    rows = {row[0]: AssetRow(row) for row in fetched}
+    rows = {row[0]: AssetRow(row) for row in PAGE_ROWS.rows(*ids, shape=len(ids))}
     return [rows[pk] for pk in ids if pk in rows]
 
 
