@@ -282,6 +282,11 @@ class Asset(TimestampedModel):
             models.Index(fields=["status"], condition=models.Q(deleted_at__isnull=True), name="asset_alive_status"),
             models.Index(models.F("created_at").desc(), models.F("id").desc(), "status",
                          condition=models.Q(deleted_at__isnull=True), name="asset_alive_newest"),
+            # The same for the filters clients use most and for a company user's whole list (separation is an
+            # equality on the company): count and first page of one model, company or location index-only.
+            *(models.Index(field, models.F("created_at").desc(), models.F("id").desc(), "status",
+                           condition=models.Q(deleted_at__isnull=True), name=f"asset_alive_{field}_newest")
+              for field in ("model", "company", "location")),
         ]
 
     def __str__(self) -> str:
