@@ -161,15 +161,26 @@ def _related_matches(term: str) -> Q:
     )
 
 
+def _search_terms(text: str | None) -> list[str]:
+    if not text or not text.strip():
+        return []
+    return [term for term in (term.strip() for term in text.strip()[:255].split(" OR ")) if term]
+
+
+def searched_by_index(text: str | None) -> bool:
+    """True when ``?search=text`` runs as the indexed union (PostgreSQL, every term long enough for a trigram):
+    the union costs more than the page, so the list counts and pages it in one query."""
+    terms = _search_terms(text)
+    return bool(terms) and connection.vendor == "postgresql" and min(map(len, terms)) >= TRIGRAM
+
+
 def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:
     """``?search=``: case-insensitive substring over the asset's own columns and its related names; terms
     separated by `` OR `` match any (same rules as ``assetsvc.api.viewsets.SearchFilter``, first 255 characters)."""
-    if not text or not text.strip():
-        return queryset
-    terms = [term for term in (term.strip() for term in text.strip()[:255].split(" OR ")) if term]
+    terms = _search_terms(text)
     if not terms:
         return queryset
-    if connection.vendor == "postgresql" and min(map(len, terms)) >= TRIGRAM:
+    if searched_by_index(text):
         return queryset.filter(InArray(F("pk"), Subquery(_matching_ids(terms))))
     query = Q()
     for term in terms:

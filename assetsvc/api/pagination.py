@@ -68,6 +68,22 @@ class TotalRowsPagination(LimitOffsetPagination):
             return []
         return list(queryset[self.offset : self.offset + self.limit])
 
+    def paginate_counted(self, queryset, request, count_field: str = "rows_total"):
+        """The page and the ``total`` in one query, for lists whose filter costs more than the page (a search):
+        ``queryset`` is annotated with ``count_field`` = ``COUNT(*) OVER ()`` (the whole filtered set, counted
+        before ``LIMIT``) and yields ``(value, total)`` pairs. Only a page past the end asks for the count alone."""
+        if hasattr(queryset, "ordered") and not queryset.ordered:
+            raise QuerySetNotOrdered(f"{queryset.model.__name__} list is not ordered")
+        self.request = request
+        self.limit = self.get_limit(request)
+        self.offset = self.get_offset(request)
+        page = list(queryset[self.offset : self.offset + self.limit])
+        if page:
+            self.count = page[0][1]
+        else:
+            self.count = queryset.count() if self.offset else 0
+        return [value for value, _ in page]
+
     def get_paginated_response(self, data) -> Response:
         return Response(OrderedDict([("total", self.count), ("rows", data)]))
 

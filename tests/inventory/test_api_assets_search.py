@@ -103,3 +103,18 @@ def test_same_rows_as_the_reference_field_list(world, text):
     queryset = Asset.objects.all()
     expected = set(queryset.filter(search_q(text, REFERENCE_FIELDS)).values_list("pk", flat=True))
     assert set(selectors.search_assets(queryset, text).values_list("pk", flat=True)) == expected
+
+
+def test_search_pages_keep_the_total_on_every_page_and_past_the_end(token_client):
+    """The indexed search counts and pages in one query (PostgreSQL); ``total`` is the same on every page, also
+    past the end, and the pages together hold every match once, in the default order."""
+    matches = [AssetFactory(name=f"xqpaged {index}") for index in range(7)]
+    AssetFactory(name="unrelated")
+    seen = []
+    for offset in (0, 3, 6):
+        body = token_client.get(URL, {"search": "xqpaged", "limit": 3, "offset": offset}).json()
+        assert body["total"] == 7
+        seen += [row["id"] for row in body["rows"]]
+    assert seen == [asset.pk for asset in reversed(matches)]
+    assert token_client.get(URL, {"search": "xqpaged", "offset": 50}).json() == {"total": 7, "rows": []}
+    assert token_client.get(URL, {"search": "xqnothing"}).json() == {"total": 0, "rows": []}

@@ -7,6 +7,7 @@ import re
 from functools import cached_property
 from typing import Any
 
+from django.db.models import Count, Window
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -162,7 +163,11 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         of a deep offset are never joined, and the planner of the wide query sees 50 ids, not a table to order
         (docs/performance.md). One query more than a single-step page, whatever the page size. The relations load
         only the columns the record shows (``records.ROW_COLUMNS``)."""
-        ids = self.paginate_queryset(queryset.values_list("pk", flat=True))
+        if selectors.searched_by_index(self.request.query_params.get("search")):
+            ids = self.paginator.paginate_counted(
+                queryset.annotate(rows_total=Window(Count("*"))).values_list("pk", "rows_total"), self.request)
+        else:
+            ids = self.paginate_queryset(queryset.values_list("pk", flat=True))
         return self.get_paginated_response(self.get_serializer(asset_rows(list(ids)), many=True).data)
 
 
