@@ -13,7 +13,9 @@ def iso_utc(value: datetime | None) -> str | None:
     """Item timestamps: ISO 8601 in UTC, seconds precision (``2026-03-01T14:05:00Z``)."""
     if value is None:
         return None
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.isoformat(timespec="seconds")[:19] + "Z"  # C-fast; strftime took a third of a record's time
 
 
 def iso_utc_micro(value: datetime | None) -> str | None:
