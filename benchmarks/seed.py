@@ -35,6 +35,7 @@ from decimal import Decimal
 from typing import Any
 
 BATCH = 5_000
+KIND_ROWS = 10_000  # consumables, components, licenses; companies and users topped up to it
 SEARCH_FAMILY = "Latitude"  # a model family the search scenario looks for (lower-cased in the request)
 
 MANUFACTURERS = [
@@ -77,6 +78,9 @@ ACCESSORY_NAMES = ["USB-C Cable", "HDMI Cable", "DisplayPort Cable", "USB-C Adap
 CONSUMABLE_CATEGORIES = ["Toner", "Ink", "Paper", "Batteries", "Labels"]
 CONSUMABLE_NAMES = ["Toner Cartridge", "Ink Cartridge", "A4 Paper Box", "AA Batteries (4)", "Label Roll"]
 COMPONENT_CATEGORIES = ["Memory", "Storage", "Network Cards", "Power Supplies"]
+LICENSE_CATEGORIES = ["Office Suites", "Operating Systems", "Design", "Development", "Security"]
+LICENSE_NAMES = ["Office 365 E3", "Windows 11 Pro", "Adobe Creative Cloud", "JetBrains All Products", "Antivirus",
+                 "AutoCAD", "Visio", "Slack Business"]
 COMPONENT_NAMES = ["DDR5 16GB", "DDR4 8GB", "NVMe SSD 1TB", "SATA SSD 512GB", "10GbE NIC", "PSU 750W"]
 # The columns the seed writes (the others keep their defaults), in the order of the tuples handed to TableWriter.
 ASSET_COLUMNS = (
@@ -93,6 +97,12 @@ STOCK_ITEM_COLUMNS = (
     "name", "category_id", "company_id", "manufacturer_id", "supplier_id", "location_id", "model_number",
     "order_number", "purchase_date", "purchase_cost", "qty", "min_amt", "created_by_id", "created_at", "updated_at",
 )
+LICENSE_COLUMNS = (
+    "name", "serial", "category_id", "company_id", "manufacturer_id", "supplier_id", "seats", "expiration_date",
+    "order_number", "purchase_date", "purchase_cost", "created_by_id", "created_at", "updated_at",
+)
+LICENSE_SEAT_COLUMNS = ("license_id", "assigned_user_id", "assigned_asset_id", "created_by_id", "created_at",
+                        "updated_at")
 TARGET_COLUMNS = ("assigned_user_id", "assigned_asset_id", "assigned_location_id")
 # name, type, share of the assets that are not checked out
 STATUS_LABELS = [
@@ -121,22 +131,28 @@ class SeedCounts:
     consumable_assignments: int = 0
     components: int = 0
     component_assignments: int = 0
+    licenses: int = 0
+    license_seats: int = 0
+    extra_companies: int = 0  # holding nothing, so the companies list is measured at ``kind_rows``
+    extra_users: int = 0  # holding nothing, so the users list is measured at ``kind_rows``
 
     @classmethod
-    def for_assets(cls, assets: int, accessories: int | None = None) -> SeedCounts:
+    def for_assets(cls, assets: int, accessories: int | None = None, kind_rows: int = KIND_ROWS) -> SeedCounts:
         """The counts for ``assets``; ``accessories`` (default 10 per 100 assets, at least 60 so a page of 50 is
-        full) sets the stock side: 10 checkout rows per accessory, a consumable and a component per 5 accessories
-        (at least 60 each) with 5 assignment or installation rows each."""
+        full) sets the accessories, with 10 checkout rows each; ``kind_rows`` the consumables, components and
+        licenses (5 assignment rows, installation rows or seats each) and the size the companies and users are
+        topped up to (no stock at all with ``accessories=0``)."""
 
         def scaled(per_100k: int, minimum: int) -> int:
             return max(minimum, round(per_100k * assets / 100_000))
 
         accessories = scaled(10_000, 60) if accessories is None else accessories
-        consumables = max(60, accessories // 5) if accessories else 0
+        others = kind_rows if accessories else 0
+        users = scaled(2_000, 50)
         return cls(
             assets=assets,
             companies=5,
-            users=scaled(2_000, 50),
+            users=users,
             locations=150,
             manufacturers=len(MANUFACTURERS),
             categories=len(CATEGORIES),
@@ -145,10 +161,14 @@ class SeedCounts:
             status_labels=len(STATUS_LABELS),
             accessories=accessories,
             accessory_checkouts=10 * accessories,
-            consumables=consumables,
-            consumable_assignments=5 * consumables,
-            components=consumables,
-            component_assignments=5 * consumables,
+            consumables=others,
+            consumable_assignments=5 * others,
+            components=others,
+            component_assignments=5 * others,
+            licenses=others,
+            license_seats=5 * others,
+            extra_companies=max(0, others - 5),
+            extra_users=max(0, others - users),
         )
 
 
@@ -286,9 +306,9 @@ def _ids(model) -> list[int]:
     return list(model.objects.order_by("id").values_list("id", flat=True))
 
 
-def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessories: int | None = None
-         ) -> SeedCounts:
-    """Fill an empty, migrated database; returns the counts written (``accessories``: see
+def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessories: int | None = None,
+         kind_rows: int = KIND_ROWS) -> SeedCounts:
+    """Fill an empty, migrated database; returns the counts written (``accessories``, ``kind_rows``: see
     :meth:`SeedCounts.for_assets`)."""
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
@@ -308,7 +328,7 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         Supplier,
     )
 
-    counts = SeedCounts.for_assets(n_assets, accessories)
+    counts = SeedCounts.for_assets(n_assets, accessories, kind_rows)
     rng = random.Random(rng_seed)
     now = timezone.now().replace(microsecond=0)
     start = now - dt.timedelta(days=5 * 365)
@@ -345,19 +365,20 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         location_ids = _ids(Location)
 
         unusable = make_password(None)
-        users = []
-        for i in range(counts.users):
+
+        def person(i: int) -> User:
             first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
             created = stamp(rng.random())
-            users.append(User(
+            return User(
                 username=f"{first.lower()}.{last.lower()}{i}", first_name=first, last_name=last,
                 email=f"{first.lower()}.{last.lower()}{i}@example.com", employee_num=f"E{i:06d}",
                 jobtitle=rng.choice(["Engineer", "Analyst", "Manager", "Designer", "Sales", "Support"]),
                 password=unusable, company_id=rng.choice(company_ids) if rng.random() < 0.9 else None,
                 location_id=rng.choice(location_ids), permissions={}, created_by=admin, created_at=created,
                 updated_at=created,
-            ))
-        _bulk(User, users)
+            )
+
+        _bulk(User, [person(i) for i in range(counts.users)])
         user_rows = list(User.objects.exclude(pk=admin.pk).order_by("id").values_list("id", "location_id"))
 
         _bulk(Manufacturer, [Manufacturer(name=name, created_by=admin, created_at=start, updated_at=start)
@@ -450,6 +471,12 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
                 )
                 _seed_stock(context, counts, log=lambda msg: log(f"{msg}: {time.perf_counter() - began:.1f}s"))
         log(f"  indexes built: {time.perf_counter() - began:.1f}s")
+        # Last, so every row above is drawn as before: companies and users that hold nothing, for their lists.
+        _bulk(Company, [Company(name=f"Subsidiary {i + 1:05d}", created_by=admin, created_at=start, updated_at=start)
+                        for i in range(counts.extra_companies)])
+        _bulk(User, [person(i) for i in range(counts.users, counts.users + counts.extra_users)])
+        log(f"  {counts.extra_companies:,} more companies, {counts.extra_users:,} more users: "
+            f"{time.perf_counter() - began:.1f}s")
     return counts
 
 
@@ -462,9 +489,12 @@ def _stock_models() -> tuple:
         ComponentAssignment,
         Consumable,
         ConsumableAssignment,
+        License,
+        LicenseSeat,
     )
 
-    return Accessory, AccessoryCheckout, Consumable, ConsumableAssignment, Component, ComponentAssignment
+    return (Accessory, AccessoryCheckout, Consumable, ConsumableAssignment, Component, ComponentAssignment, License,
+            LicenseSeat)
 
 
 @dataclass
@@ -511,6 +541,58 @@ def _seed_stock(ctx: StockContext, counts: SeedCounts, log) -> None:
         targets="asset",
     )
     log(f"  {counts.components:,} components, {component_rows:,} installation rows")
+    _seed_licenses(ctx, counts.licenses, counts.license_seats)
+    log(f"  {counts.licenses:,} licenses, {counts.license_seats:,} seats")
+
+
+def _categories(ctx: StockContext, category_type: str, names: list[str]) -> list[int]:
+    from inventory.models import Category
+
+    start = ctx.stamp(0.0)
+    return [category.pk for category in _bulk(Category, [
+        Category(name=name, category_type=category_type, created_by=ctx.admin, created_at=start, updated_at=start)
+        for name in names])]
+
+
+def _popular_owners(rng: random.Random, n_items: int, n_rows: int) -> list[int]:
+    """Which item each of ``n_rows`` rows belongs to: popular items hold most rows (the busiest about 2% of them)."""
+    weights = [1 / (rank + 1) ** 0.7 for rank in range(n_items)]
+    rng.shuffle(weights)
+    return rng.choices(range(n_items), weights=weights, k=n_rows)
+
+
+def _seed_licenses(ctx: StockContext, n_licenses: int, n_seats: int) -> None:
+    """``n_licenses`` licenses with ``n_seats`` seats spread over them by popularity (at least one each); 70% of
+    the seats are assigned, to users (90%) or assets (10%), the rest are free."""
+    from inventory.models import License, LicenseSeat
+
+    rng, admin = ctx.rng, ctx.admin
+    category_ids = _categories(ctx, "license", LICENSE_CATEGORIES)
+    seats = [1] * n_licenses
+    for owner in _popular_owners(rng, n_licenses, n_seats - n_licenses):
+        seats[owner] += 1
+    created = sorted(rng.random() * 0.8 for _ in range(n_licenses))
+    license_ids = []
+    with TableWriter(License, LICENSE_COLUMNS) as writer:
+        for i in range(n_licenses):
+            stamp = ctx.stamp(created[i])
+            license_ids.append(writer.write((
+                f"{rng.choice(LICENSE_NAMES)} {i + 1:05d}", f"{rng.getrandbits(64):016X}", rng.choice(category_ids),
+                rng.choice(ctx.company_ids) if rng.random() < 0.95 else None,
+                rng.choice(ctx.manufacturer_ids) if rng.random() < 0.9 else None,
+                rng.choice(ctx.supplier_ids) if rng.random() < 0.8 else None, seats[i],
+                (stamp + dt.timedelta(days=365 * rng.randint(1, 5))).date() if rng.random() < 0.6 else None,
+                f"PO-{rng.randint(1, 20_000):05d}", stamp.date(), Decimal(rng.randint(1_000, 500_000)) / 100,
+                admin.pk, stamp, stamp,
+            )))
+    with TableWriter(LicenseSeat, LICENSE_SEAT_COLUMNS) as writer:
+        for license_id, count, bought in progress(list(zip(license_ids, seats, created, strict=True)), "seats"):
+            for _ in range(count):
+                when = ctx.stamp(bought + (1 - bought) * rng.random())
+                roll = rng.random()
+                user = rng.choice(ctx.user_ids) if roll < 0.63 else None
+                asset = rng.choice(ctx.asset_ids) if 0.63 <= roll < 0.7 else None
+                writer.write((license_id, user, asset, admin.pk, when, when))
 
 
 def _stock_kind(ctx: StockContext, model: type, row_model: type, item_field: str, *, n_items: int, n_rows: int,
@@ -519,18 +601,9 @@ def _stock_kind(ctx: StockContext, model: type, row_model: type, item_field: str
     ``qty`` is what its rows hold plus a spare stock (none for a quarter of them). ``targets``: ``mixed``, rows go
     to users, assets and locations (accessories); ``user`` or ``asset``, all rows go to that type (consumables,
     components). Returns the rows written."""
-    from inventory.models import Category
-
     rng, admin = ctx.rng, ctx.admin
-    category_type = item_field  # "accessory" / "consumable" / "component", the CategoryType values
-    start = ctx.stamp(0.0)
-    category_ids = [category.pk for category in _bulk(Category, [
-        Category(name=name, category_type=category_type, created_by=admin, created_at=start, updated_at=start)
-        for name in categories])]
-    # Which item each row belongs to: popular items hold most rows (the busiest about 2% of them).
-    weights = [1 / (rank + 1) ** 0.7 for rank in range(n_items)]
-    rng.shuffle(weights)
-    owners = rng.choices(range(n_items), weights=weights, k=n_rows)
+    category_ids = _categories(ctx, item_field, categories)  # "accessory" etc. are the CategoryType values
+    owners = _popular_owners(rng, n_items, n_rows)
     units = [1 if roll < 0.9 else 2 if roll < 0.97 else rng.randint(3, 5) for roll in
              (rng.random() for _ in range(n_rows))]
     out = [0] * n_items
