@@ -1,16 +1,21 @@
-"""One-command benchmark of the hardware, accessories, consumables and components API over HTTP against gunicorn
-(issue 3 item 7, issues 10 and 11).
+"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies and users API
+over HTTP against gunicorn (issue 3 item 7, issues 10, 11 and 13).
 
-    .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--database-url URL] [--requests R] [--keep]
-                                       [--explain]
+    .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
+                                       [--requests R] [--keep] [--reuse] [--seed-only] [--explain]
+                                       [--floor-dir DIR] [--no-floor] [--throughput] [--throughput-seconds S]
+                                       [--clients C] [--workers W]
 
 Steps: prepare a fresh database (a SQLite file under ``benchmarks/results/`` by default, or the PostgreSQL database
 named by ``--database-url``, dropped and re-created), migrate, seed N assets with their catalogue and users, and
-accessories, consumables and components with their checkout rows in proportion (``benchmarks/seed.py``), issue a
-personal access token for a super user, count the SQL queries of one request per scenario in-process (Django test
-client + ``CaptureQueriesContext``), then start gunicorn on a free loopback port and time every scenario with
-keep-alive HTTP requests: p50 and p95 latency in milliseconds. gunicorn is always stopped at the end, and the
-database is removed unless ``--keep``.
+the other kinds (``benchmarks/seed.py``), issue personal access tokens for a super user and for a user of one
+company, count the SQL queries of one request per scenario in-process (Django test client +
+``CaptureQueriesContext``), then start gunicorn on a free loopback port and time every scenario with keep-alive HTTP
+requests: p50 and p95 latency in milliseconds. On PostgreSQL the team's floor (``floor_http.py`` from
+``--floor-dir``) is served beside the product and the scenarios it answers are timed interleaved with it (ratio
+product/floor). The hardware scenarios run again as the company user with company separation on (a second table).
+``--throughput`` adds requests per second with concurrent clients against 2 workers, product and floor, and the
+product workers' memory. gunicorn is always stopped at the end, and the database is removed unless ``--keep``.
 
 The run sets ``API_THROTTLE_PER_MINUTE`` high so the rate limiter never answers 429 (it still runs, so its cost is
 part of every figure), ``DEBUG`` off and a throw-away ``SECRET_KEY``. Results are also written as JSON to

@@ -6,15 +6,18 @@ Proportions follow a mid-sized Snipe-IT installation: for 100,000 assets there a
 checked-out asset has its checkout in the action log. Catalogue and user counts scale with the asset count (never
 below the small minimums) so a quick ``--assets 2000`` run keeps the same shape.
 
-Stock items scale the same way: per 100,000 assets 10,000 accessories with 100,000 checkout rows (10 per accessory
-on average, popular accessories hold most: the busiest has about 2% of the rows), 2,000 consumables with 10,000
-assignment rows and 2,000 components with 10,000 installation rows. Accessory checkout rows go to users (85%), assets
-(10%) and locations (5%), consumables to users, components into assets; most hold one unit. Every item's ``qty`` is
-at least what is out (a quarter of the items are used up). These rows have no action-log rows: no
-scenario reads the log, and the hardware scenarios keep the data they were measured on.
+Accessories scale the same way: per 100,000 assets 10,000 accessories with 100,000 checkout rows (10 per accessory
+on average, popular accessories hold most: the busiest has about 2% of the rows). The other kinds are measured at a
+fixed size, ``kind_rows`` (10,000): as many consumables with 5 assignment rows each, components with 5 installation
+rows each and licenses with 5 seats each on average (70% assigned); companies and users are topped up to it with
+rows that hold nothing, drawn last so the rest of the data does not depend on it. Accessory checkout rows go to
+users (85%), assets (10%) and locations (5%), consumables to users, components into assets; most hold one unit.
+Every item's ``qty`` is at least what is out (a quarter of the items are used up). These rows have no action-log
+rows: no scenario reads the log, and the hardware scenarios keep the data they were measured on.
 
-Rows go in with ``bulk_create`` in batches (SQLite) or ``COPY`` (PostgreSQL, with the secondary indexes of the asset
-and action-log tables built once at the end: 1,000,000 assets in under three minutes, with a progress bar);
+Rows go in with ``bulk_create`` in batches (SQLite) or ``COPY`` (PostgreSQL: the big tables as tuples written
+straight into ``COPY`` by :class:`TableWriter`, no model instances, with their secondary indexes built once at the
+end and the foreign-key triggers off during the load: 1,000,000 assets in under three minutes, with a progress bar);
 ``created_at``/``updated_at`` are spread over five years (the seeding
 switches ``auto_now``/``auto_now_add`` off while it runs) so the default sort sees realistic, distinct timestamps.
 The data is deterministic for a given ``rng_seed``.
