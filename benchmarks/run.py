@@ -1,16 +1,21 @@
-"""One-command benchmark of the hardware, accessories, consumables and components API over HTTP against gunicorn
-(issue 3 item 7, issues 10 and 11).
+"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies and users API
+over HTTP against gunicorn (issue 3 item 7, issues 10, 11 and 13).
 
-    .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--database-url URL] [--requests R] [--keep]
-                                       [--explain]
+    .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
+                                       [--requests R] [--keep] [--reuse] [--seed-only] [--explain]
+                                       [--floor-dir DIR] [--no-floor] [--throughput] [--throughput-seconds S]
+                                       [--clients C] [--workers W]
 
 Steps: prepare a fresh database (a SQLite file under ``benchmarks/results/`` by default, or the PostgreSQL database
 named by ``--database-url``, dropped and re-created), migrate, seed N assets with their catalogue and users, and
-accessories, consumables and components with their checkout rows in proportion (``benchmarks/seed.py``), issue a
-personal access token for a super user, count the SQL queries of one request per scenario in-process (Django test
-client + ``CaptureQueriesContext``), then start gunicorn on a free loopback port and time every scenario with
-keep-alive HTTP requests: p50 and p95 latency in milliseconds. gunicorn is always stopped at the end, and the
-database is removed unless ``--keep``.
+the other kinds (``benchmarks/seed.py``), issue personal access tokens for a super user and for a user of one
+company, count the SQL queries of one request per scenario in-process (Django test client +
+``CaptureQueriesContext``), then start gunicorn on a free loopback port and time every scenario with keep-alive HTTP
+requests: p50 and p95 latency in milliseconds. On PostgreSQL the team's floor (``floor_http.py`` from
+``--floor-dir``) is served beside the product and the scenarios it answers are timed interleaved with it (ratio
+product/floor). The hardware scenarios run again as the company user with company separation on (a second table).
+``--throughput`` adds requests per second with concurrent clients against 2 workers, product and floor, and the
+product workers' memory. gunicorn is always stopped at the end, and the database is removed unless ``--keep``.
 
 The run sets ``API_THROTTLE_PER_MINUTE`` high so the rate limiter never answers 429 (it still runs, so its cost is
 part of every figure), ``DEBUG`` off and a throw-away ``SECRET_KEY``. Results are also written as JSON to
@@ -20,18 +25,17 @@ part of every figure), ``DEBUG`` off and a throw-away ``SECRET_KEY``. Results ar
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -61,6 +65,8 @@ class Scenario:
     sql_ms: float | None = None  # database time of one request (see QueryTimer)
     sql: list[str] = field(default_factory=list)
     status: str = "ok"
+    floor: bool = False  # the floor (``--floor-dir``) answers it too: timed interleaved with the product
+    floor_timings: list[float] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------------------------------------ database setup
@@ -81,6 +87,23 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--reuse", action="store_true",
                         help="reuse a database kept by an earlier --keep run with the same --assets (no re-seed)")
+    parser.add_argument("--kind-rows", type=int, default=10_000,
+                        help="consumables, components and licenses to seed, and the companies and users to top up to "
+                             "(the lists of the other kinds are measured at this size; default 10,000)")
+    parser.add_argument("--floor-dir", default="",
+                        help="directory of the team's floor_http.py, timed beside the product (PostgreSQL only; "
+                             "default ../shared/bench from the repository root)")
+    parser.add_argument("--no-floor", action="store_true", help="do not run the floor")
+    parser.add_argument("--throughput", action="store_true",
+                        help="also measure requests per second with --clients concurrent clients against --workers "
+                             "gunicorn workers (product and floor), and the product workers' memory")
+    parser.add_argument("--throughput-seconds", type=float, default=10, help="seconds per throughput scenario "
+                        "(default 10)")
+    parser.add_argument("--clients", type=int, default=8, help="concurrent clients of --throughput (default 8)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="gunicorn worker processes of --throughput (default 2, WEB_CONCURRENCY=2)")
+    parser.add_argument("--seed-only", action="store_true",
+                        help="stop after seeding (and ANALYZE): time the seed alone; add --keep to keep the data")
     parser.add_argument("--explain", action="store_true",
                         help="write the query plans of every scenario's SQL to benchmarks/results/explain-*.txt")
     args = parser.parse_args(argv)
@@ -88,6 +111,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--assets must be at least 100")
     if args.requests < 5:
         parser.error("--requests must be at least 5")
+    if args.kind_rows < 60:
+        parser.error("--kind-rows must be at least 60 (a full page of 50)")
     if args.accessories is not None and args.accessories < 60:
         parser.error("--accessories must be at least 60 (a full page of 50)")
     return args
@@ -203,21 +228,30 @@ class Fixture:
     model_total: int
     status_id: int
     status_total: int
+    company_id: int
+    company_total: int
+    location_id: int
+    location_total: int
     detail_ids: list[int]
     checkout_ids: list[int]
     accessories: int = 0
     consumables: int = 0
     components: int = 0
+    licenses: int = 0
+    companies: int = 0
+    users: int = 0
     busy_accessory_id: int | None = None  # the accessory with the most checkout rows
     busy_rows: int = 0
     checkout_accessory_id: int | None = None  # the busiest accessory with a unit left (checkout + checkin)
     checkout_accessory_rows: int = 0
 
 
-def prepare_fixture(n_assets: int, needed_checkouts: int) -> Fixture:
+def prepare_fixture(n_assets: int, needed_checkouts: int, user=None, taken: tuple[int, ...] = ()) -> Fixture:
+    """The ids the hardware scenarios use and a token for ``user`` (default the super user ``admin``). A user of a
+    company (company separation on) sees that company's assets only: the filters, the deep page, the detail ids and
+    the assets to check out (not in ``taken``, another caller's) come from them, and the checkout goes to a person of
+    the same company. The ``company_id=`` filter names the user's company, for ``admin`` the benchmark company."""
     import random
-
-    from django.db.models import Count
 
     from accounts.models import User
     from accounts.services import personal_token_issue
@@ -225,28 +259,86 @@ def prepare_fixture(n_assets: int, needed_checkouts: int) -> Fixture:
     from inventory.models import Asset, AssetModel, StatusLabel
 
     admin = User.objects.get(username="admin", deleted_at__isnull=True)
-    _, token = personal_token_issue(user=admin, name="benchmark")
+    user = user or admin
+    _, token = personal_token_issue(user=user, name="benchmark")
     alive = Asset.objects.filter(deleted_at__isnull=True)
-    # The most common model: a filter that still returns many pages.
-    model_id = (alive.values("model_id").order_by().annotate(n=Count("id")).order_by("-n", "model_id")[0]
-                ["model_id"])
+    company_id = user.company_id or bench_company_id()
+    if user.company_id is not None:
+        alive = alive.filter(company_id=user.company_id)
+        n_assets = alive.exclude(status__type="archived").count()  # what the lists show, for the deep page
+    # The most common model and location: filters that still return many pages.
+    model_id, model_total = most_common(alive, "model_id")
+    location_id, location_total = most_common(alive, "location_id")
     status = StatusLabel.objects.get(name="Pending")
     search = SEARCH_FAMILY.lower()
     all_ids = list(alive.values_list("id", flat=True))
     detail_ids = random.Random(7).sample(all_ids, min(200, len(all_ids)))
-    checkout_ids = list(Asset.objects.available().order_by("-id").values_list("id", flat=True)[:needed_checkouts])
+    checkout_ids = list(alive.available().exclude(id__in=taken).order_by("-id")
+                        .values_list("id", flat=True)[:needed_checkouts])
     if len(checkout_ids) < needed_checkouts:
         sys.exit(f"only {len(checkout_ids)} available assets for {needed_checkouts} checkouts; seed more assets")
-    user_id = User.objects.exclude(pk=admin.pk).filter(deleted_at__isnull=True).order_by("id").values_list(
-        "id", flat=True)[0]
+    people = User.objects.exclude(pk__in=[admin.pk, user.pk]).filter(deleted_at__isnull=True)
+    if user.company_id is not None:
+        people = people.filter(company_id=user.company_id)
     fx = Fixture(
-        token=token, n_assets=n_assets, user_id=user_id, search=search,
-        search_total=alive.filter(model__in=AssetModel.objects.filter(name__icontains=search)).count(),
-        model_id=model_id, model_total=alive.filter(model_id=model_id).count(), status_id=status.pk,
-        status_total=alive.filter(status=status).count(), detail_ids=detail_ids, checkout_ids=checkout_ids,
+        token=token, n_assets=n_assets, user_id=people.order_by("id").values_list("id", flat=True)[0],
+        search=search, search_total=alive.filter(model__in=AssetModel.objects.filter(name__icontains=search)).count(),
+        model_id=model_id, model_total=model_total, status_id=status.pk,
+        status_total=alive.filter(status=status).count(), company_id=company_id,
+        company_total=alive.filter(company_id=company_id).count(), location_id=location_id,
+        location_total=location_total, detail_ids=detail_ids, checkout_ids=checkout_ids,
     )
-    prepare_stock(fx)
+    if user == admin:
+        prepare_stock(fx)
     return fx
+
+
+def most_common(assets, column: str) -> tuple[int, int]:
+    """The value of ``column`` most assets share, and how many share it."""
+    from django.db.models import Count
+
+    row = assets.exclude(**{column: None}).values(column).order_by().annotate(n=Count("id")).order_by("-n", column)[0]
+    return row[column], row["n"]
+
+
+def bench_company_id() -> int:
+    """The company of the ``company_id=`` filter and of the company user: the first seeded one (each of the five holds
+    about a fifth of the assets)."""
+    from companies.models import Company
+
+    return Company.objects.order_by("id").values_list("id", flat=True)[0]
+
+
+def company_user():
+    """A user of the benchmark company, not a super user, allowed to view, check out and check in assets (created
+    once; a kept database keeps it)."""
+    from accounts.models import User
+
+    user, _ = User.objects.update_or_create(
+        username="bench.company", defaults={
+            "first_name": "Bench", "last_name": "Company", "email": "bench.company@example.com",
+            "company_id": bench_company_id(),
+            "permissions": {"assets.view": 1, "assets.checkout": 1, "assets.checkin": 1},
+        })
+    return user
+
+
+@contextlib.contextmanager
+def company_separation():
+    """Company separation on (the site setting ``full_multiple_companies_support``, which every request reads, never
+    cached) while the company user's scenarios run; off again afterwards, as the other scenarios run."""
+    from assetsvc.models import SiteSettings
+
+    def switch(on: bool) -> None:
+        settings = SiteSettings.load()
+        settings.full_multiple_companies_support = on
+        settings.save(update_fields=["full_multiple_companies_support", "updated_at"])
+
+    switch(True)
+    try:
+        yield
+    finally:
+        switch(False)
 
 
 def prepare_stock(fx: Fixture) -> None:
@@ -254,12 +346,17 @@ def prepare_stock(fx: Fixture) -> None:
     busiest one with a unit left (checkout then checkin of one unit, so it never runs out)."""
     from django.db.models import Count, F
 
-    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable
+    from accounts.models import User
+    from companies.models import Company
+    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, License
     from inventory.stock import ACCESSORY
 
     fx.accessories = Accessory.objects.filter(deleted_at__isnull=True).count()
     fx.consumables = Consumable.objects.filter(deleted_at__isnull=True).count()
     fx.components = Component.objects.filter(deleted_at__isnull=True).count()
+    fx.licenses = License.objects.filter(deleted_at__isnull=True).count()
+    fx.companies = Company.objects.count()
+    fx.users = User.objects.filter(deleted_at__isnull=True).count()
     if not fx.accessories:
         return
     busy = (AccessoryCheckout.objects.values("accessory_id").order_by().annotate(n=Count("id"))
@@ -296,9 +393,10 @@ def action_check(status: int, body) -> str | None:
     return None
 
 
-def scenarios(fx: Fixture) -> list[Scenario]:
-    """The timed scenarios. Each checkout takes the next asset that is in (query counting and HTTP timing draw from
-    the same pool, so no asset is used twice) and the checkin that follows returns that same asset."""
+def scenarios(fx: Fixture, stock: bool = True) -> list[Scenario]:
+    """The timed scenarios (``stock``: with the other kinds' scenarios). Each checkout takes the next asset that is
+    in (query counting and HTTP timing draw from the same pool, so no asset is used twice) and the checkin that
+    follows returns that same asset."""
     deep = (fx.n_assets * 9 // 10) // 50 * 50
     pool = iter(fx.checkout_ids)
     current: dict[str, int] = {}
@@ -319,29 +417,35 @@ def scenarios(fx: Fixture) -> list[Scenario]:
 
     hardware = [
         Scenario("GET /users/me (baseline)", get("/api/v1/users/me"), me_check),
-        Scenario("GET /hardware?limit=50", get("/api/v1/hardware?limit=50"), list_check(50)),
+        Scenario("GET /hardware?limit=50", get("/api/v1/hardware?limit=50"), list_check(50), floor=True),
         Scenario("GET /hardware?limit=500", get("/api/v1/hardware?limit=500"),
-                 list_check(500 if fx.n_assets >= 1000 else None)),
+                 list_check(500 if fx.n_assets >= 1000 else None), floor=True),
         Scenario(f"GET /hardware?search={fx.search} ({fx.search_total:,} rows)",
                  get(f"/api/v1/hardware?search={fx.search}&limit=50"), list_check()),
         Scenario(f"GET /hardware?model_id=.. ({fx.model_total:,} rows)",
                  get(f"/api/v1/hardware?model_id={fx.model_id}&limit=50"), list_check()),
         Scenario(f"GET /hardware?status_id=.. ({fx.status_total:,} rows)",
                  get(f"/api/v1/hardware?status_id={fx.status_id}&limit=50"), list_check()),
+        Scenario(f"GET /hardware?company_id=.. ({fx.company_total:,} rows)",
+                 get(f"/api/v1/hardware?company_id={fx.company_id}&limit=50"), list_check()),
+        Scenario(f"GET /hardware?location_id=.. ({fx.location_total:,} rows)",
+                 get(f"/api/v1/hardware?location_id={fx.location_id}&limit=50"), list_check()),
         Scenario(f"GET /hardware?offset={deep}&limit=50", get(f"/api/v1/hardware?offset={deep}&limit=50"),
-                 list_check(50)),
+                 list_check(50), floor=True),
         Scenario("GET /hardware/{id}",
-                 lambda i: ("GET", f"/api/v1/hardware/{fx.detail_ids[i % len(fx.detail_ids)]}", None), record_check),
+                 lambda i: ("GET", f"/api/v1/hardware/{fx.detail_ids[i % len(fx.detail_ids)]}", None), record_check,
+                 floor=True),
         Scenario("POST /hardware/{id}/checkout", checkout, action_check, pair="POST /hardware/{id}/checkin"),
         Scenario("POST /hardware/{id}/checkin", checkin, action_check),
     ]
-    return hardware + stock_scenarios(fx)
+    return hardware + (stock_scenarios(fx) if stock else [])
 
 
 def stock_scenarios(fx: Fixture) -> list[Scenario]:
-    """Accessories, consumables and components: the accessory list (default sort, 500 rows, sorted by the
-    ``remaining`` annotation), the checkout rows of the busiest accessory, a checkout of one unit followed by the
-    checkin of the row it made (the checkout's answer names the row), and the consumable and component lists."""
+    """The other kinds: the accessory list (default sort, 500 rows, sorted by the ``remaining`` annotation), the
+    checkout rows of the busiest accessory, a checkout of one unit followed by the checkin of the row it made (the
+    checkout's answer names the row), and the first page of the consumable, component, license, company and user
+    lists."""
     if not fx.accessories:
         return []
     current: dict[str, int] = {}
@@ -378,12 +482,11 @@ def stock_scenarios(fx: Fixture) -> list[Scenario]:
                      action_check, pair="POST /accessories/{row}/checkin", answered=remember_row),
             Scenario("POST /accessories/{row}/checkin", checkin, action_check),
         ]
-    if fx.consumables:
-        found.append(Scenario(f"GET /consumables?limit=50 ({fx.consumables:,} rows)",
-                              get("/api/v1/consumables?limit=50"), list_check(min(50, fx.consumables))))
-    if fx.components:
-        found.append(Scenario(f"GET /components?limit=50 ({fx.components:,} rows)",
-                              get("/api/v1/components?limit=50"), list_check(min(50, fx.components))))
+    for kind, count in (("consumables", fx.consumables), ("components", fx.components), ("licenses", fx.licenses),
+                        ("companies", fx.companies), ("users", fx.users)):
+        if count:
+            found.append(Scenario(f"GET /{kind}?limit=50 ({count:,} rows)", get(f"/api/v1/{kind}?limit=50"),
+                                  list_check(min(50, count))))
     return found
 
 
@@ -501,44 +604,50 @@ def explain_queries(scenario: Scenario, connection, kind: str) -> str:
 # ------------------------------------------------------------------------------------------------- HTTP timing
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+@dataclass
+class Server:
+    base: str
+    command: list[str]
+    process: subprocess.Popen
 
 
-@contextmanager
-def gunicorn(env: dict[str, str], threads: int, token: str):
-    """Run gunicorn (one worker process, ``threads`` threads) on a free loopback port; always stopped."""
+@contextlib.contextmanager
+def gunicorn(app: str, env: dict[str, str], token: str, *, threads: int, workers: int = 1, cwd: Path = ROOT,
+             name: str = "product"):
+    """Run gunicorn serving ``app`` (``workers`` processes of ``threads`` threads) from ``cwd`` on a free loopback
+    port, until it answers ``GET /api/v1/hardware?limit=1`` (the product and the floor both do); always stopped."""
     import requests
+
+    from tests.live import free_port
 
     port = free_port()
     RESULTS.mkdir(parents=True, exist_ok=True)
-    log_path = RESULTS / "gunicorn.log"
+    log_path = RESULTS / f"gunicorn-{name}.log"
     # The gunicorn of the interpreter running this script (``make bench`` runs ``$(BIN)/python``), so a checkout
     # without its own .venv (a git worktree) benchmarks with the environment it was started with.
-    command = [str(Path(sys.executable).parent / "gunicorn"), "assetsvc.wsgi", "--bind", f"127.0.0.1:{port}",
-               "--workers", "1", "--threads", str(threads), "--graceful-timeout", "5", "--log-level", "warning"]
+    command = [str(Path(sys.executable).parent / "gunicorn"), app, "--bind", f"127.0.0.1:{port}",
+               "--workers", str(workers), "--threads", str(threads), "--graceful-timeout", "5",
+               "--log-level", "warning"]
     with open(log_path, "w") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {process.returncode}; see {log_path}")
+                raise RuntimeError(f"gunicorn ({name}) exited with {process.returncode}; see {log_path}")
             try:
-                response = requests.get(f"{base}/api/v1/users/me", headers={"Authorization": f"Bearer {token}"},
-                                        timeout=2)
+                response = requests.get(f"{base}/api/v1/hardware?limit=1",
+                                        headers={"Authorization": f"Bearer {token}"}, timeout=5)
                 if response.status_code == 200:
                     break
             except requests.RequestException:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer within 60 s; see {log_path}")
+                raise RuntimeError(f"gunicorn ({name}) did not answer within 60 s; see {log_path}")
             time.sleep(0.2)
-        yield base, command
+        yield Server(base, command, process)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -549,26 +658,74 @@ def gunicorn(env: dict[str, str], threads: int, token: str):
                 process.wait()
 
 
-def time_scenarios(found: list[Scenario], base: str, token: str, requests_n: int, warmup: int) -> None:
+def floor_directory(args, kind: str) -> Path | None:
+    """The directory of the team's floor (``floor_http.py``), or None (with a note) when it is absent or the
+    database is SQLite (the floor reads PostgreSQL only)."""
+    if args.no_floor:
+        return None
+    folder = Path(args.floor_dir) if args.floor_dir else ROOT.parent / "shared" / "bench"
+    if kind != "postgresql":
+        print("  floor: skipped (the floor reads PostgreSQL only)")
+        return None
+    if not (folder / "floor_http.py").is_file():
+        print(f"  floor: skipped ({folder / 'floor_http.py'} not found; --floor-dir names its directory)")
+        return None
+    return folder.resolve()
+
+
+def floor_env(env: dict[str, str]) -> dict[str, str]:
+    """The product's environment plus the floor's own: its database, as a libpq URL."""
+    url = env["DATABASE_URL"]
+    return {**env, "FLOOR_DSN": "postgresql://" + url.split("://", 1)[1]}
+
+
+def client_session(token: str):
     import requests
 
     session = requests.Session()
     session.headers.update({"Authorization": f"Bearer {token}", "Accept": "application/json"})
+    return session
+
+
+def row_ids(body) -> list:
+    """The ids an answer carries, in order (a list's rows, or a record), to check the floor answers the same."""
+    if isinstance(body, dict) and "rows" in body:
+        return [row.get("id") for row in body["rows"]]
+    return [body.get("id")] if isinstance(body, dict) else []
+
+
+def time_scenarios(found: list[Scenario], base: str, token: str, requests_n: int, warmup: int,
+                   floor: str | None = None) -> None:
+    """Time every scenario with one keep-alive client; with ``floor`` (the floor's base URL), each request of a
+    ``floor`` scenario goes to the product and then the same request to the floor (as ``pair.py`` does, so machine
+    noise lands on both), and both must answer the same ids in the same order."""
+    session = client_session(token)
+    floor_session = client_session(token) if floor else None
     by_name = {s.name: s for s in found}
     paired = {s.pair for s in found if s.pair}
 
-    def call(scenario: Scenario, i: int) -> float:
-        method, path, body = scenario.build(i)
+    def timed(client, method: str, url: str, body) -> tuple[float, int, object]:
         began = time.perf_counter()
-        response = session.request(method, base + path, json=body, timeout=120)
+        response = client.request(method, url, json=body, timeout=120)
         payload = response.json()  # the body is read in full inside the timing
-        elapsed = (time.perf_counter() - began) * 1000
-        problem = scenario.check(response.status_code, payload) if scenario.check else None
+        return (time.perf_counter() - began) * 1000, response.status_code, payload
+
+    def call(scenario: Scenario, i: int) -> tuple[float, float | None]:
+        method, path, body = scenario.build(i)
+        elapsed, status, payload = timed(session, method, base + path, body)
+        problem = scenario.check(status, payload) if scenario.check else None
         if problem:
             raise ScenarioFailed(problem)
         if scenario.answered:
             scenario.answered(payload)
-        return elapsed
+        if not (floor and scenario.floor):
+            return elapsed, None
+        floor_elapsed, floor_status, floor_payload = timed(floor_session, method, floor + path, body)
+        if floor_status != 200:
+            raise ScenarioFailed(f"floor: HTTP {floor_status}: {str(floor_payload)[:200]}")
+        if row_ids(payload) != row_ids(floor_payload):
+            raise ScenarioFailed("the product and the floor answer different rows")
+        return elapsed, floor_elapsed
 
     for scenario in found:
         if scenario.name in paired:
@@ -579,18 +736,111 @@ def time_scenarios(found: list[Scenario], base: str, token: str, requests_n: int
         try:
             for i in range(warmup + requests_n):
                 for member in group:
-                    elapsed = call(member, i)
+                    elapsed, floor_elapsed = call(member, i)
                     if i >= warmup:
                         member.timings.append(elapsed)
+                        if floor_elapsed is not None:
+                            member.floor_timings.append(floor_elapsed)
         except ScenarioFailed as exc:
             for member in group:
                 member.status = str(exc)
                 member.timings.clear()
+                member.floor_timings.clear()
         print(f"  timed {' + '.join(m.name for m in group)}", flush=True)
 
 
 class ScenarioFailed(Exception):
     pass
+
+
+# ---------------------------------------------------------------------------------------------------- throughput
+
+
+def drive(base: str, token: str, path_of, *, clients: int, seconds: float | None = None,
+          count: int | None = None) -> tuple[int, float]:
+    """``clients`` threads, each with its own keep-alive session, send ``GET base + path_of(i)`` until ``seconds``
+    have passed or ``count`` requests were sent; every answer must be a 200. Returns (requests, seconds taken)."""
+    import itertools
+    import threading
+
+    numbers = itertools.count()
+    deadline = time.monotonic() + seconds if seconds else None
+    failures: list[str] = []
+    done = [0] * clients
+
+    def client(k: int) -> None:
+        session = client_session(token)
+        while not failures:
+            i = next(numbers)
+            if (count is not None and i >= count) or (deadline is not None and time.monotonic() >= deadline):
+                return
+            response = session.get(base + path_of(i), timeout=120)
+            response.content  # noqa: B018 - read the whole body
+            if response.status_code != 200:
+                failures.append(f"HTTP {response.status_code}: {response.text[:200]}")
+            done[k] += 1
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise ScenarioFailed(failures[0])
+    return sum(done), time.perf_counter() - began
+
+
+def workers_rss_mib(server: Server) -> list[float]:
+    """Resident memory (VmRSS) of each of gunicorn's worker processes, in MiB."""
+    from tests.live import child_pids, rss_kib
+
+    return [round(rss_kib(pid) / 1024, 1) for pid in sorted(child_pids(server.process.pid))]
+
+
+def measure_throughput(env: dict[str, str], fx: Fixture, args, floor: Path | None) -> dict:
+    """Requests per second of ``GET /hardware?limit=50`` and ``GET /hardware/{id}`` with ``--clients`` concurrent
+    clients for ``--throughput-seconds`` each, on the product and then on the floor, both served by ``--workers``
+    gunicorn worker processes of ``--threads`` threads; and the product's worker memory before and after 1,000
+    ``limit=500`` requests."""
+    paths = {
+        "GET /hardware?limit=50": lambda i: "/api/v1/hardware?limit=50",
+        "GET /hardware/{id}": lambda i: f"/api/v1/hardware/{fx.detail_ids[i % len(fx.detail_ids)]}",
+    }
+    servers = [("product", "assetsvc.wsgi", env, ROOT)]
+    if floor is not None:
+        servers.append(("floor", "floor_http:app", floor_env(env), floor))
+    result: dict = {"rps": {name: {} for name in paths}, "memory_mib": {}}
+    for server_name, app, server_env, cwd in servers:
+        with gunicorn(app, server_env, fx.token, threads=args.threads, workers=args.workers, cwd=cwd,
+                      name=f"{server_name}-throughput") as server:
+            for name, path_of in paths.items():
+                drive(server.base, fx.token, path_of, clients=args.clients, count=4 * args.clients)  # warm-up
+                sent, took = drive(server.base, fx.token, path_of, clients=args.clients,
+                                   seconds=args.throughput_seconds)
+                result["rps"][name][server_name] = round(sent / took, 1)
+                print(f"  throughput {server_name} {name}: {sent / took:.1f} requests/s", flush=True)
+            if server_name == "product":
+                before = workers_rss_mib(server)
+                drive(server.base, fx.token, lambda i: "/api/v1/hardware?limit=500", clients=args.clients,
+                      count=1000)
+                result["memory_mib"] = {"before": before, "after": workers_rss_mib(server)}
+    return result
+
+
+def throughput_table(result: dict) -> str:
+    floor = any("floor" in by_server for by_server in result["rps"].values())
+    lines = ["| scenario | product req/s |" + (" floor req/s | product/floor |" if floor else ""),
+             "|---|---:|" + ("---:|---:|" if floor else "")]
+    for name, by_server in result["rps"].items():
+        line = f"| {name} | {by_server['product']:.1f} |"
+        if floor:
+            line += f" {by_server['floor']:.1f} | {by_server['product'] / by_server['floor']:.2f} |"
+        lines.append(line)
+    memory = result["memory_mib"]
+    lines.append(f"product worker RSS (MiB, per worker): {memory['before']} before, {memory['after']} after "
+                 f"1,000 GET /hardware?limit=500")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------------- reporting
@@ -603,17 +853,40 @@ def percentile(values: list[float], pct: int) -> float:
 
 
 def table(found: list[Scenario]) -> str:
+    """The markdown table; with the floor's columns when some scenario was timed against the floor."""
     width = max(len(s.name) for s in found)
-    lines = [f"| {'scenario':<{width}} | p50 ms | p95 ms | SQL queries | SQL ms |",
-             f"|{'-' * (width + 2)}|-------:|-------:|------------:|-------:|"]
+    floor = any(s.floor_timings for s in found)
+    lines = [f"| {'scenario':<{width}} | p50 ms | p95 ms | SQL queries | SQL ms |"
+             + (" floor p50 | floor p95 | ratio p50 | ratio p95 |" if floor else ""),
+             f"|{'-' * (width + 2)}|-------:|-------:|------------:|-------:|"
+             + ("----------:|----------:|----------:|----------:|" if floor else "")]
     for s in found:
         if s.status != "ok" or not s.timings:
-            lines.append(f"| {s.name:<{width}} | {'n/a':>6} | {'n/a':>6} | {'n/a':>11} | {'n/a':>6} |  "
-                         f"{s.status[:120]}")
+            lines.append(f"| {s.name:<{width}} | {'n/a':>6} | {'n/a':>6} | {'n/a':>11} | {'n/a':>6} |"
+                         + (f" {'':>9} |" * 4 if floor else "") + f"  {s.status[:120]}")
             continue
         p50, p95 = percentile(s.timings, 50), percentile(s.timings, 95)
-        lines.append(f"| {s.name:<{width}} | {p50:6.1f} | {p95:6.1f} | {s.queries:>11} | {s.sql_ms:6.1f} |")
+        line = f"| {s.name:<{width}} | {p50:6.1f} | {p95:6.1f} | {s.queries:>11} | {s.sql_ms:6.1f} |"
+        if s.floor_timings:
+            f50, f95 = percentile(s.floor_timings, 50), percentile(s.floor_timings, 95)
+            line += f" {f50:9.1f} | {f95:9.1f} | {p50 / f50:9.2f} | {p95 / f95:9.2f} |"
+        elif floor:
+            line += f" {'':>9} |" * 4
+        lines.append(line)
     return "\n".join(lines)
+
+
+def scenario_results(found: list[Scenario]) -> list[dict]:
+    def summary(timings: list[float]) -> dict:
+        if not timings:
+            return {"p50_ms": None, "p95_ms": None}
+        return {"p50_ms": round(percentile(timings, 50), 2), "p95_ms": round(percentile(timings, 95), 2)}
+
+    return [{"name": s.name, "status": s.status, "queries": s.queries,
+             "sql_ms_one_request": round(s.sql_ms, 2) if s.sql_ms is not None else None,
+             **summary(s.timings), "timings_ms": [round(t, 2) for t in s.timings],
+             **({"floor": {**summary(s.floor_timings), "timings_ms": [round(t, 2) for t in s.floor_timings]}}
+                if s.floor_timings else {})} for s in found]
 
 
 def database_version(kind: str) -> str:
@@ -640,6 +913,34 @@ def cpu_model() -> str:
 # --------------------------------------------------------------------------------------------------------- main
 
 
+def seed_database(args, url: str, kind: str, began: float) -> None:
+    """Migrate, then seed (or, with ``--reuse``, keep a database that already holds the wanted data) and ANALYZE."""
+    from django.core.management import call_command
+    from django.db import connections
+
+    from benchmarks.seed import SeedCounts, seed
+    from inventory.models import Accessory, Asset, Component
+
+    call_command("migrate", verbosity=0, interactive=False)
+    print(f"  migrated: {time.perf_counter() - began:.1f}s", flush=True)
+    wanted = SeedCounts.for_assets(args.assets, args.accessories, args.kind_rows)
+    if (args.reuse and Asset.objects.count() >= args.assets and Accessory.objects.count() == wanted.accessories
+            and Component.objects.count() == wanted.components):
+        print("  reusing the seeded database")
+        return
+    if args.reuse:
+        connections.close_all()
+        reset_database(url, kind)
+        call_command("migrate", verbosity=0, interactive=False)
+    seed_began = time.perf_counter()
+    seed(args.assets, log=lambda msg: print(msg, flush=True), accessories=args.accessories,
+         kind_rows=args.kind_rows)
+    print(f"  seeded in {time.perf_counter() - seed_began:.1f}s", flush=True)
+    with connections["default"].cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE" if kind == "postgresql" else "ANALYZE")
+    print(f"  analyzed: seed and ANALYZE {time.perf_counter() - seed_began:.1f}s", flush=True)
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     url, kind = database_url(args)
@@ -659,78 +960,83 @@ def main(argv=None) -> int:
         import django
 
         django.setup()
-        from django.core.management import call_command
         from django.db import connections
 
-        from benchmarks.seed import SeedCounts
-        from inventory.models import Accessory, Asset, Component
-
-        call_command("migrate", verbosity=0, interactive=False)
-        print(f"  migrated: {time.perf_counter() - began:.1f}s", flush=True)
-        wanted = SeedCounts.for_assets(args.assets, args.accessories)
-        if (args.reuse and Asset.objects.count() >= args.assets and Accessory.objects.count() == wanted.accessories
-                and Component.objects.count() == wanted.components):
-            print("  reusing the seeded database")
-        else:
-            if args.reuse:
-                connections.close_all()
-                reset_database(url, kind)
-                call_command("migrate", verbosity=0, interactive=False)
-            from benchmarks.seed import seed
-
-            seed_began = time.perf_counter()
-            seed(args.assets, log=lambda msg: print(msg, flush=True), accessories=args.accessories)
-            print(f"  seeded in {time.perf_counter() - seed_began:.1f}s", flush=True)
-            if kind == "postgresql":
-                with connections["default"].cursor() as cursor:
-                    cursor.execute("VACUUM ANALYZE")
-            else:
-                with connections["default"].cursor() as cursor:
-                    cursor.execute("ANALYZE")
+        seed_database(args, url, kind, began)
+        if args.seed_only:
+            print(f"total {time.perf_counter() - began:.0f}s (--seed-only: no timing)")
+            return 0
 
         version = database_version(kind)
         fx = prepare_fixture(args.assets, needed)
         found = scenarios(fx)
+        member = company_user()
+        company_fx = prepare_fixture(args.assets, needed, user=member, taken=tuple(fx.checkout_ids))
+        company_found = scenarios(company_fx, stock=False)
         explain = RESULTS / f"explain-{kind}-{args.assets}.txt" if args.explain else None
         count_queries(found, fx, explain, kind)
+        with company_separation():
+            count_queries(company_found, company_fx, explain and explain.with_stem(explain.stem + "-company"), kind)
         print("  counted SQL queries in-process", flush=True)
+        floor = floor_directory(args, kind)
         connections.close_all()  # gunicorn gets the database to itself
 
-        with gunicorn(env, args.threads, fx.token) as (base, command):
-            print(f"  gunicorn: {' '.join(command[1:])}", flush=True)
+        with gunicorn("assetsvc.wsgi", env, fx.token, threads=args.threads) as product:
+            print(f"  gunicorn: {' '.join(product.command[1:])}", flush=True)
             load_before = [round(x, 2) for x in os.getloadavg()]
-            time_scenarios(found, base, fx.token, args.requests, args.warmup)
+            with (gunicorn("floor_http:app", floor_env(env), fx.token, threads=args.threads, cwd=floor,
+                           name="floor") if floor else contextlib.nullcontext()) as floor_server:
+                if floor_server:
+                    print(f"  floor: {floor / 'floor_http.py'}, same gunicorn settings, timed interleaved")
+                time_scenarios(found, product.base, fx.token, args.requests, args.warmup,
+                               floor=floor_server.base if floor_server else None)
+            with company_separation():
+                connections.close_all()
+                time_scenarios(company_found, product.base, company_fx.token, args.requests, args.warmup)
+            connections.close_all()
             load_after = [round(x, 2) for x in os.getloadavg()]
+        rates = measure_throughput(env, fx, args, floor) if args.throughput else None
 
         summary = (f"{args.assets:,} assets, {fx.accessories:,} accessories, {fx.consumables:,} consumables, "
-                   f"{fx.components:,} components, "
+                   f"{fx.components:,} components, {fx.licenses:,} licenses, {fx.companies:,} companies, "
+                   f"{fx.users:,} users, "
                    f"{version}, {os.cpu_count()} CPU ({cpu_model()}), Python {platform.python_version()}, "
                    f"gunicorn 1 worker x {args.threads} threads, {args.requests} timed requests per scenario after "
                    f"{args.warmup} warm-ups, one client, keep-alive; load average "
                    f"{load_before[0]:.2f} before timing, {load_after[0]:.2f} after")
+        company_summary = (f"As a company user (company separation on: full_multiple_companies_support; "
+                           f"{member.username}, not a super user, assets.view/checkout/checkin, in a company whose "
+                           f"hardware list shows {company_fx.n_assets:,} assets)")
         print()
         print(summary)
         print(table(found))
+        print()
+        print(company_summary)
+        print(table(company_found))
         print("SQL queries and SQL ms: one in-process request per scenario (Django test client, same database); "
-              "p50/p95: over HTTP")
+              "p50/p95: over HTTP" + ("; floor: ../shared/bench/floor_http.py, ratio = product / floor" if floor
+                                       else ""))
+        if rates:
+            print()
+            print(f"Throughput: {args.workers} gunicorn workers x {args.threads} threads each, {args.clients} "
+                  f"concurrent keep-alive clients, {args.throughput_seconds:g} s per scenario")
+            print(throughput_table(rates))
         if explain is not None:
             print(f"query plans: {explain}")
         result = {
             "summary": summary, "assets": args.assets, "accessories": fx.accessories, "consumables": fx.consumables,
-            "components": fx.components,
+            "components": fx.components, "licenses": fx.licenses, "companies": fx.companies, "users": fx.users,
             "database": version, "kind": kind,
             "load_average": {"before": load_before, "after": load_after},
-            "scenarios": [{"name": s.name, "status": s.status, "queries": s.queries,
-                           "sql_ms_one_request": round(s.sql_ms, 2) if s.sql_ms is not None else None,
-                           "p50_ms": round(percentile(s.timings, 50), 2) if s.timings else None,
-                           "p95_ms": round(percentile(s.timings, 95), 2) if s.timings else None,
-                           "timings_ms": [round(t, 2) for t in s.timings]} for s in found],
+            "scenarios": scenario_results(found),
+            "company_user": {"summary": company_summary, "scenarios": scenario_results(company_found)},
+            "throughput": rates,
             "seconds": round(time.perf_counter() - began, 1),
         }
         out = RESULTS / f"result-{kind}-{args.assets}.json"
         out.write_text(json.dumps(result, indent=2))
         print(f"total {time.perf_counter() - began:.0f}s; results in {out}")
-        ok = all(s.status == "ok" for s in found)
+        ok = all(s.status == "ok" for s in found + company_found)
     finally:
         if not args.keep:
             try:

@@ -6,15 +6,18 @@ Proportions follow a mid-sized Snipe-IT installation: for 100,000 assets there a
 checked-out asset has its checkout in the action log. Catalogue and user counts scale with the asset count (never
 below the small minimums) so a quick ``--assets 2000`` run keeps the same shape.
 
-Stock items scale the same way: per 100,000 assets 10,000 accessories with 100,000 checkout rows (10 per accessory
-on average, popular accessories hold most: the busiest has about 2% of the rows), 2,000 consumables with 10,000
-assignment rows and 2,000 components with 10,000 installation rows. Accessory checkout rows go to users (85%), assets
-(10%) and locations (5%), consumables to users, components into assets; most hold one unit. Every item's ``qty`` is
-at least what is out (a quarter of the items are used up). These rows have no action-log rows: no
-scenario reads the log, and the hardware scenarios keep the data they were measured on.
+Accessories scale the same way: per 100,000 assets 10,000 accessories with 100,000 checkout rows (10 per accessory
+on average, popular accessories hold most: the busiest has about 2% of the rows). The other kinds are measured at a
+fixed size, ``kind_rows`` (10,000): as many consumables with 5 assignment rows each, components with 5 installation
+rows each and licenses with 5 seats each on average (70% assigned); companies and users are topped up to it with
+rows that hold nothing, drawn last so the rest of the data does not depend on it. Accessory checkout rows go to
+users (85%), assets (10%) and locations (5%), consumables to users, components into assets; most hold one unit.
+Every item's ``qty`` is at least what is out (a quarter of the items are used up). These rows have no action-log
+rows: no scenario reads the log, and the hardware scenarios keep the data they were measured on.
 
-Rows go in with ``bulk_create`` in batches (SQLite) or ``COPY`` (PostgreSQL, with the secondary indexes of the asset
-and action-log tables built once at the end: 1,000,000 assets in under three minutes, with a progress bar);
+Rows go in with ``bulk_create`` in batches (SQLite) or ``COPY`` (PostgreSQL: the big tables as tuples written
+straight into ``COPY`` by :class:`TableWriter`, no model instances, with their secondary indexes built once at the
+end and the foreign-key triggers off during the load: 1,000,000 assets in under three minutes, with a progress bar);
 ``created_at``/``updated_at`` are spread over five years (the seeding
 switches ``auto_now``/``auto_now_add`` off while it runs) so the default sort sees realistic, distinct timestamps.
 The data is deterministic for a given ``rng_seed``.
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import itertools
 import random
 import time
 from collections.abc import Callable
@@ -34,6 +38,7 @@ from decimal import Decimal
 from typing import Any
 
 BATCH = 5_000
+KIND_ROWS = 10_000  # consumables, components, licenses; companies and users topped up to it
 SEARCH_FAMILY = "Latitude"  # a model family the search scenario looks for (lower-cased in the request)
 
 MANUFACTURERS = [
@@ -76,7 +81,32 @@ ACCESSORY_NAMES = ["USB-C Cable", "HDMI Cable", "DisplayPort Cable", "USB-C Adap
 CONSUMABLE_CATEGORIES = ["Toner", "Ink", "Paper", "Batteries", "Labels"]
 CONSUMABLE_NAMES = ["Toner Cartridge", "Ink Cartridge", "A4 Paper Box", "AA Batteries (4)", "Label Roll"]
 COMPONENT_CATEGORIES = ["Memory", "Storage", "Network Cards", "Power Supplies"]
+LICENSE_CATEGORIES = ["Office Suites", "Operating Systems", "Design", "Development", "Security"]
+LICENSE_NAMES = ["Office 365 E3", "Windows 11 Pro", "Adobe Creative Cloud", "JetBrains All Products", "Antivirus",
+                 "AutoCAD", "Visio", "Slack Business"]
 COMPONENT_NAMES = ["DDR5 16GB", "DDR4 8GB", "NVMe SSD 1TB", "SATA SSD 512GB", "10GbE NIC", "PSU 750W"]
+# The columns the seed writes (the others keep their defaults), in the order of the tuples handed to TableWriter.
+ASSET_COLUMNS = (
+    "company_id", "name", "asset_tag", "serial", "model_id", "status_id", "supplier_id", "location_id",
+    "rtd_location_id", "assigned_user_id", "assigned_location_id", "order_number", "warranty_months", "purchase_date",
+    "purchase_cost", "last_checkout", "expected_checkin", "checkout_counter", "next_audit_date", "created_by_id",
+    "created_at", "updated_at",
+)
+CHECKOUT_LOG_COLUMNS = (
+    "action_type", "created_by_id", "item_type", "item_id", "target_type", "target_id", "location_id", "company_id",
+    "action_date", "created_at", "updated_at",
+)
+STOCK_ITEM_COLUMNS = (
+    "name", "category_id", "company_id", "manufacturer_id", "supplier_id", "location_id", "model_number",
+    "order_number", "purchase_date", "purchase_cost", "qty", "min_amt", "created_by_id", "created_at", "updated_at",
+)
+LICENSE_COLUMNS = (
+    "name", "serial", "category_id", "company_id", "manufacturer_id", "supplier_id", "seats", "expiration_date",
+    "order_number", "purchase_date", "purchase_cost", "created_by_id", "created_at", "updated_at",
+)
+LICENSE_SEAT_COLUMNS = ("license_id", "assigned_user_id", "assigned_asset_id", "created_by_id", "created_at",
+                        "updated_at")
+TARGET_COLUMNS = ("assigned_user_id", "assigned_asset_id", "assigned_location_id")
 # name, type, share of the assets that are not checked out
 STATUS_LABELS = [
     ("Ready to Deploy", "deployable", 0.80),
@@ -104,22 +134,28 @@ class SeedCounts:
     consumable_assignments: int = 0
     components: int = 0
     component_assignments: int = 0
+    licenses: int = 0
+    license_seats: int = 0
+    extra_companies: int = 0  # holding nothing, so the companies list is measured at ``kind_rows``
+    extra_users: int = 0  # holding nothing, so the users list is measured at ``kind_rows``
 
     @classmethod
-    def for_assets(cls, assets: int, accessories: int | None = None) -> SeedCounts:
+    def for_assets(cls, assets: int, accessories: int | None = None, kind_rows: int = KIND_ROWS) -> SeedCounts:
         """The counts for ``assets``; ``accessories`` (default 10 per 100 assets, at least 60 so a page of 50 is
-        full) sets the stock side: 10 checkout rows per accessory, a consumable and a component per 5 accessories
-        (at least 60 each) with 5 assignment or installation rows each."""
+        full) sets the accessories, with 10 checkout rows each; ``kind_rows`` the consumables, components and
+        licenses (5 assignment rows, installation rows or seats each) and the size the companies and users are
+        topped up to (no stock at all with ``accessories=0``)."""
 
         def scaled(per_100k: int, minimum: int) -> int:
             return max(minimum, round(per_100k * assets / 100_000))
 
         accessories = scaled(10_000, 60) if accessories is None else accessories
-        consumables = max(60, accessories // 5) if accessories else 0
+        others = kind_rows if accessories else 0
+        users = scaled(2_000, 50)
         return cls(
             assets=assets,
             companies=5,
-            users=scaled(2_000, 50),
+            users=users,
             locations=150,
             manufacturers=len(MANUFACTURERS),
             categories=len(CATEGORIES),
@@ -128,10 +164,14 @@ class SeedCounts:
             status_labels=len(STATUS_LABELS),
             accessories=accessories,
             accessory_checkouts=10 * accessories,
-            consumables=consumables,
-            consumable_assignments=5 * consumables,
-            components=consumables,
-            component_assignments=5 * consumables,
+            consumables=others,
+            consumable_assignments=5 * others,
+            components=others,
+            component_assignments=5 * others,
+            licenses=others,
+            license_seats=5 * others,
+            extra_companies=max(0, others - 5),
+            extra_users=max(0, others - users),
         )
 
 
@@ -151,39 +191,80 @@ def explicit_timestamps(*models):
             field.auto_now, field.auto_now_add = auto_now, auto_now_add
 
 
-def _bulk(model, rows: list, batch: int = BATCH) -> list:
+def _bulk(model, rows: list) -> list:
+    """Write model instances (the small tables): ``bulk_create`` in batches on SQLite, ``COPY`` on PostgreSQL; the
+    instances get their ids."""
     from django.db import connection
 
-    if connection.vendor == "postgresql":
-        return _copy(model, rows)
-    created = []
-    for start in range(0, len(rows), batch):
-        created.extend(model.objects.bulk_create(rows[start:start + batch], batch_size=batch))
-    return created
-
-
-def _copy(model, rows: list) -> list:
-    """PostgreSQL: ``COPY`` the rows in (several times faster than ``INSERT`` batches: 1,000,000 assets in under three
-    minutes), with ids given here from the table's current maximum and the sequence moved past them afterwards."""
-    from django.db import connection
-
-    if not rows:
-        return rows
-    table = connection.ops.quote_name(model._meta.db_table)
-    fields = model._meta.concrete_fields
-    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
-        first = cursor.fetchone()[0] + 1
-        for offset, row in enumerate(rows):
-            row.pk = first + offset
-        with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row([field.get_db_prep_save(getattr(row, field.attname), connection)
-                                for field in fields])
-        cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)", [model._meta.db_table,
-                                                                                first + len(rows) - 1])
+    if connection.vendor != "postgresql":
+        created = []
+        for start in range(0, len(rows), BATCH):
+            created.extend(model.objects.bulk_create(rows[start:start + BATCH], batch_size=BATCH))
+        return created
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    with TableWriter(model, tuple(field.attname for field in fields)) as out:
+        for row in rows:
+            row.pk = out.write(tuple(field.get_db_prep_save(getattr(row, field.attname), connection)
+                                     for field in fields))
     return rows
+
+
+class TableWriter:
+    """Rows of one table given as tuples of column values (``columns``: attribute names, the id excluded), for the
+    big tables: on PostgreSQL straight into one ``COPY`` (no model instances: 1,000,000 assets in well under three
+    minutes), on SQLite as model instances through ``bulk_create`` in batches. Ids are given here, from the table's
+    current maximum (:meth:`write` returns the row's id), and the sequence is moved past them at the end; columns not
+    named get their field's default."""
+
+    def __init__(self, model, columns: tuple[str, ...]):
+        self.model, self.columns = model, ("id", *columns)
+        self.next_id = 0
+        self._stack = contextlib.ExitStack()
+        self._copy = None
+        self._tail: tuple = ()
+        self._batch: list = []
+
+    def __enter__(self) -> TableWriter:
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        table = quote(self.model._meta.db_table)
+        cursor = self._stack.enter_context(connection.cursor())
+        cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
+        self.next_id = cursor.fetchone()[0] + 1
+        if connection.vendor == "postgresql":
+            fields = {field.attname: field for field in self.model._meta.concrete_fields}
+            rest = [field for name, field in fields.items() if name not in self.columns]
+            self._tail = tuple(field.get_db_prep_save(field.get_default(), connection) for field in rest)
+            columns = ", ".join(quote(field.column) for field in [*(fields[n] for n in self.columns), *rest])
+            self._copy = self._stack.enter_context(cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN"))
+        return self
+
+    def write(self, row: tuple) -> int:
+        pk = self.next_id
+        self.next_id += 1
+        if self._copy is not None:
+            self._copy.write_row((pk, *row, *self._tail))
+        else:
+            self._batch.append(self.model(**dict(zip(self.columns, (pk, *row), strict=True))))
+            if len(self._batch) == BATCH:
+                self._flush()
+        return pk
+
+    def _flush(self) -> None:
+        self.model.objects.bulk_create(self._batch, batch_size=BATCH)
+        self._batch = []
+
+    def __exit__(self, *exc) -> None:
+        from django.db import connection
+
+        if exc[0] is None and self._batch:
+            self._flush()
+        self._stack.__exit__(*exc)
+        if exc[0] is None and self._copy is not None:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s, %s)",
+                               [self.model._meta.db_table, max(self.next_id - 1, 1), self.next_id > 1])
 
 
 @contextlib.contextmanager
@@ -228,9 +309,9 @@ def _ids(model) -> list[int]:
     return list(model.objects.order_by("id").values_list("id", flat=True))
 
 
-def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessories: int | None = None
-         ) -> SeedCounts:
-    """Fill an empty, migrated database; returns the counts written (``accessories``: see
+def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessories: int | None = None,
+         kind_rows: int = KIND_ROWS) -> SeedCounts:
+    """Fill an empty, migrated database; returns the counts written (``accessories``, ``kind_rows``: see
     :meth:`SeedCounts.for_assets`)."""
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
@@ -241,7 +322,6 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
     from assetsvc.site import get_site_settings
     from companies.models import Company
     from inventory.models import (
-        AccessoryCheckout,
         Asset,
         AssetModel,
         Category,
@@ -251,13 +331,13 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         Supplier,
     )
 
-    counts = SeedCounts.for_assets(n_assets, accessories)
+    counts = SeedCounts.for_assets(n_assets, accessories, kind_rows)
     rng = random.Random(rng_seed)
     now = timezone.now().replace(microsecond=0)
     start = now - dt.timedelta(days=5 * 365)
     span = (now - start).total_seconds()
     models_with_stamps = (Company, User, Location, Manufacturer, Category, AssetModel, Supplier, StatusLabel, Asset,
-                          ActionLog, AccessoryCheckout, *_stock_models())
+                          ActionLog, *_stock_models())
     began = time.perf_counter()
 
     def stamp(fraction: float) -> dt.datetime:
@@ -288,19 +368,20 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         location_ids = _ids(Location)
 
         unusable = make_password(None)
-        users = []
-        for i in range(counts.users):
+
+        def person(i: int) -> User:
             first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
             created = stamp(rng.random())
-            users.append(User(
+            return User(
                 username=f"{first.lower()}.{last.lower()}{i}", first_name=first, last_name=last,
                 email=f"{first.lower()}.{last.lower()}{i}@example.com", employee_num=f"E{i:06d}",
                 jobtitle=rng.choice(["Engineer", "Analyst", "Manager", "Designer", "Sales", "Support"]),
                 password=unusable, company_id=rng.choice(company_ids) if rng.random() < 0.9 else None,
                 location_id=rng.choice(location_ids), permissions={}, created_by=admin, created_at=created,
                 updated_at=created,
-            ))
-        _bulk(User, users)
+            )
+
+        _bulk(User, [person(i) for i in range(counts.users)])
         user_rows = list(User.objects.exclude(pk=admin.pk).order_by("id").values_list("id", "location_id"))
 
         _bulk(Manufacturer, [Manufacturer(name=name, created_by=admin, created_at=start, updated_at=start)
@@ -335,70 +416,88 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         rng.shuffle(model_weights)
         log(f"  catalogue and {counts.users:,} users: {time.perf_counter() - began:.1f}s")
 
+        # Tuples straight into COPY (no model instances); the cumulative weights once, not per row (same draws).
+        model_cum = list(itertools.accumulate(model_weights))
+        label_cum = list(itertools.accumulate(label_weights))
         checkout_logs = []
-        assets = []
-        loading = contextlib.ExitStack()  # the indexes are built again once assets and their log are in
-        loading.enter_context(bulk_load(Asset, ActionLog))
-        for i in progress(range(n_assets), "assets"):
-            created = stamp((i + rng.random()) / n_assets)
-            rtd = rng.choice(location_ids)
-            roll = rng.random()
-            assigned_user = assigned_location = None
-            location = rtd
-            last_checkout = expected_checkin = None
-            if roll < 0.40:
-                assigned_user, location = rng.choice(user_rows)
-                location = location or rtd
-            elif roll < 0.43:
-                assigned_location = location = rng.choice(location_ids)
-            assigned = assigned_user or assigned_location
-            status_id = deployable_id if assigned else rng.choices(label_ids, weights=label_weights)[0]
-            if assigned:
-                last_checkout = created + (now - created) * rng.random()
-                if rng.random() < 0.2:
-                    expected_checkin = (last_checkout + dt.timedelta(days=rng.randint(7, 400))).date()
-            purchase = created.date() - dt.timedelta(days=rng.randint(0, 60))
-            assets.append(Asset(
-                company_id=rng.choice(company_ids) if rng.random() < 0.95 else None,
-                name=f"{'LT' if rng.random() < 0.5 else 'WS'}-{i:06d}" if rng.random() < 0.7 else "",
-                asset_tag=f"A{i + 1:07d}", serial=f"{rng.getrandbits(48):012X}", model_id=rng.choices(
-                    model_ids, weights=model_weights)[0],
-                status_id=status_id, supplier_id=rng.choice(supplier_ids) if rng.random() < 0.8 else None,
-                location_id=location, rtd_location_id=rtd, assigned_user_id=assigned_user,
-                assigned_location_id=assigned_location, order_number=f"PO-{rng.randint(1, 20_000):05d}",
-                warranty_months=rng.choice([None, 12, 24, 36]), purchase_date=purchase,
-                purchase_cost=Decimal(rng.randint(2_000, 300_000)) / 100, last_checkout=last_checkout,
-                expected_checkin=expected_checkin, checkout_counter=1 if assigned else 0,
-                next_audit_date=(created + dt.timedelta(days=365 * rng.randint(1, 6))).date(),
-                created_by=admin, created_at=created, updated_at=last_checkout or created,
-            ))
-            if len(assets) == BATCH:
-                created_assets = _bulk(Asset, assets)
-                checkout_logs.extend(_checkout_log(ActionLog, asset, admin) for asset in created_assets
-                                     if asset.last_checkout is not None)
-                assets = []
-        created_assets = _bulk(Asset, assets)
-        checkout_logs.extend(_checkout_log(ActionLog, asset, admin) for asset in created_assets
-                             if asset.last_checkout is not None)
-        log(f"  {n_assets:,} assets: {time.perf_counter() - began:.1f}s")
-        _bulk(ActionLog, checkout_logs)
-        log(f"  {len(checkout_logs):,} action-log rows: {time.perf_counter() - began:.1f}s")
-        loading.close()
-        log(f"  indexes of assets and the action log built: {time.perf_counter() - began:.1f}s")
-        if counts.accessories:
-            context = StockContext(
-                rng=rng, admin=admin, stamp=stamp, company_ids=company_ids, location_ids=location_ids,
-                manufacturer_ids=manufacturer_ids, supplier_ids=supplier_ids, user_ids=[pk for pk, _ in user_rows],
-                asset_ids=list(Asset.objects.filter(deleted_at__isnull=True).values_list("id", flat=True)),
-            )
-            _seed_stock(context, counts, log=lambda msg: log(f"{msg}: {time.perf_counter() - began:.1f}s"))
+        # Every big table is filled with its secondary indexes dropped and the foreign-key checks off (bulk_load);
+        # the indexes are built once, at the end.
+        with bulk_load(Asset, ActionLog, *_stock_models()):
+            with TableWriter(Asset, ASSET_COLUMNS) as out:
+                for i in progress(range(n_assets), "assets"):
+                    created = stamp((i + rng.random()) / n_assets)
+                    rtd = rng.choice(location_ids)
+                    roll = rng.random()
+                    assigned_user = assigned_location = None
+                    location = rtd
+                    last_checkout = expected_checkin = None
+                    if roll < 0.40:
+                        assigned_user, location = rng.choice(user_rows)
+                        location = location or rtd
+                    elif roll < 0.43:
+                        assigned_location = location = rng.choice(location_ids)
+                    assigned = assigned_user or assigned_location
+                    status_id = deployable_id if assigned else rng.choices(label_ids, cum_weights=label_cum)[0]
+                    if assigned:
+                        last_checkout = created + (now - created) * rng.random()
+                        if rng.random() < 0.2:
+                            expected_checkin = (last_checkout + dt.timedelta(days=rng.randint(7, 400))).date()
+                    purchase = created.date() - dt.timedelta(days=rng.randint(0, 60))
+                    # In ASSET_COLUMNS order, drawn in the order the instances used to draw them (same data).
+                    company_id = rng.choice(company_ids) if rng.random() < 0.95 else None
+                    asset_id = out.write((
+                        company_id,
+                        f"{'LT' if rng.random() < 0.5 else 'WS'}-{i:06d}" if rng.random() < 0.7 else "",
+                        f"A{i + 1:07d}", f"{rng.getrandbits(48):012X}",
+                        rng.choices(model_ids, cum_weights=model_cum)[0], status_id,
+                        rng.choice(supplier_ids) if rng.random() < 0.8 else None,
+                        location, rtd, assigned_user, assigned_location, f"PO-{rng.randint(1, 20_000):05d}",
+                        rng.choice([None, 12, 24, 36]), purchase, Decimal(rng.randint(2_000, 300_000)) / 100,
+                        last_checkout, expected_checkin, 1 if assigned else 0,
+                        (created + dt.timedelta(days=365 * rng.randint(1, 6))).date(),
+                        admin.pk, created, last_checkout or created,
+                    ))
+                    if assigned:
+                        target = ("user", assigned_user) if assigned_user else ("location", assigned_location)
+                        checkout_logs.append(("checkout", admin.pk, "asset", asset_id, *target, location, company_id,
+                                              last_checkout, last_checkout, last_checkout))
+            log(f"  {n_assets:,} assets: {time.perf_counter() - began:.1f}s")
+            with TableWriter(ActionLog, CHECKOUT_LOG_COLUMNS) as out:
+                for row in progress(checkout_logs, "action log"):
+                    out.write(row)
+            log(f"  {len(checkout_logs):,} action-log rows: {time.perf_counter() - began:.1f}s")
+            if counts.accessories:
+                context = StockContext(
+                    rng=rng, admin=admin, stamp=stamp, company_ids=company_ids, location_ids=location_ids,
+                    manufacturer_ids=manufacturer_ids, supplier_ids=supplier_ids, user_ids=[pk for pk, _ in user_rows],
+                    asset_ids=list(Asset.objects.filter(deleted_at__isnull=True).values_list("id", flat=True)),
+                )
+                _seed_stock(context, counts, log=lambda msg: log(f"{msg}: {time.perf_counter() - began:.1f}s"))
+        log(f"  indexes built: {time.perf_counter() - began:.1f}s")
+        # Last, so every row above is drawn as before: companies and users that hold nothing, for their lists.
+        _bulk(Company, [Company(name=f"Subsidiary {i + 1:05d}", created_by=admin, created_at=start, updated_at=start)
+                        for i in range(counts.extra_companies)])
+        _bulk(User, [person(i) for i in range(counts.users, counts.users + counts.extra_users)])
+        log(f"  {counts.extra_companies:,} more companies, {counts.extra_users:,} more users: "
+            f"{time.perf_counter() - began:.1f}s")
     return counts
 
 
 def _stock_models() -> tuple:
-    from inventory.models import Accessory, Consumable, ConsumableAssignment
+    """The stock item models and their assignment-row models."""
+    from inventory.models import (
+        Accessory,
+        AccessoryCheckout,
+        Component,
+        ComponentAssignment,
+        Consumable,
+        ConsumableAssignment,
+        License,
+        LicenseSeat,
+    )
 
-    return Accessory, Consumable, ConsumableAssignment
+    return (Accessory, AccessoryCheckout, Consumable, ConsumableAssignment, Component, ComponentAssignment, License,
+            LicenseSeat)
 
 
 @dataclass
@@ -445,6 +544,58 @@ def _seed_stock(ctx: StockContext, counts: SeedCounts, log) -> None:
         targets="asset",
     )
     log(f"  {counts.components:,} components, {component_rows:,} installation rows")
+    _seed_licenses(ctx, counts.licenses, counts.license_seats)
+    log(f"  {counts.licenses:,} licenses, {counts.license_seats:,} seats")
+
+
+def _categories(ctx: StockContext, category_type: str, names: list[str]) -> list[int]:
+    from inventory.models import Category
+
+    start = ctx.stamp(0.0)
+    return [category.pk for category in _bulk(Category, [
+        Category(name=name, category_type=category_type, created_by=ctx.admin, created_at=start, updated_at=start)
+        for name in names])]
+
+
+def _popular_owners(rng: random.Random, n_items: int, n_rows: int) -> list[int]:
+    """Which item each of ``n_rows`` rows belongs to: popular items hold most rows (the busiest about 2% of them)."""
+    weights = [1 / (rank + 1) ** 0.7 for rank in range(n_items)]
+    rng.shuffle(weights)
+    return rng.choices(range(n_items), weights=weights, k=n_rows)
+
+
+def _seed_licenses(ctx: StockContext, n_licenses: int, n_seats: int) -> None:
+    """``n_licenses`` licenses with ``n_seats`` seats spread over them by popularity (at least one each); 70% of
+    the seats are assigned, to users (90%) or assets (10%), the rest are free."""
+    from inventory.models import License, LicenseSeat
+
+    rng, admin = ctx.rng, ctx.admin
+    category_ids = _categories(ctx, "license", LICENSE_CATEGORIES)
+    seats = [1] * n_licenses
+    for owner in _popular_owners(rng, n_licenses, n_seats - n_licenses):
+        seats[owner] += 1
+    created = sorted(rng.random() * 0.8 for _ in range(n_licenses))
+    license_ids = []
+    with TableWriter(License, LICENSE_COLUMNS) as writer:
+        for i in range(n_licenses):
+            stamp = ctx.stamp(created[i])
+            license_ids.append(writer.write((
+                f"{rng.choice(LICENSE_NAMES)} {i + 1:05d}", f"{rng.getrandbits(64):016X}", rng.choice(category_ids),
+                rng.choice(ctx.company_ids) if rng.random() < 0.95 else None,
+                rng.choice(ctx.manufacturer_ids) if rng.random() < 0.9 else None,
+                rng.choice(ctx.supplier_ids) if rng.random() < 0.8 else None, seats[i],
+                (stamp + dt.timedelta(days=365 * rng.randint(1, 5))).date() if rng.random() < 0.6 else None,
+                f"PO-{rng.randint(1, 20_000):05d}", stamp.date(), Decimal(rng.randint(1_000, 500_000)) / 100,
+                admin.pk, stamp, stamp,
+            )))
+    with TableWriter(LicenseSeat, LICENSE_SEAT_COLUMNS) as writer:
+        for license_id, count, bought in progress(list(zip(license_ids, seats, created, strict=True)), "seats"):
+            for _ in range(count):
+                when = ctx.stamp(bought + (1 - bought) * rng.random())
+                roll = rng.random()
+                user = rng.choice(ctx.user_ids) if roll < 0.63 else None
+                asset = rng.choice(ctx.asset_ids) if 0.63 <= roll < 0.7 else None
+                writer.write((license_id, user, asset, admin.pk, when, when))
 
 
 def _stock_kind(ctx: StockContext, model: type, row_model: type, item_field: str, *, n_items: int, n_rows: int,
@@ -453,67 +604,40 @@ def _stock_kind(ctx: StockContext, model: type, row_model: type, item_field: str
     ``qty`` is what its rows hold plus a spare stock (none for a quarter of them). ``targets``: ``mixed``, rows go
     to users, assets and locations (accessories); ``user`` or ``asset``, all rows go to that type (consumables,
     components). Returns the rows written."""
-    from inventory.models import Category
-
     rng, admin = ctx.rng, ctx.admin
-    category_type = item_field  # "accessory" / "consumable" / "component", the CategoryType values
-    start = ctx.stamp(0.0)
-    category_ids = [category.pk for category in _bulk(Category, [
-        Category(name=name, category_type=category_type, created_by=admin, created_at=start, updated_at=start)
-        for name in categories])]
-    # Which item each row belongs to: popular items hold most rows (the busiest about 2% of them).
-    weights = [1 / (rank + 1) ** 0.7 for rank in range(n_items)]
-    rng.shuffle(weights)
-    owners = rng.choices(range(n_items), weights=weights, k=n_rows)
+    category_ids = _categories(ctx, item_field, categories)  # "accessory" etc. are the CategoryType values
+    owners = _popular_owners(rng, n_items, n_rows)
     units = [1 if roll < 0.9 else 2 if roll < 0.97 else rng.randint(3, 5) for roll in
              (rng.random() for _ in range(n_rows))]
     out = [0] * n_items
     for owner, held in zip(owners, units, strict=True):
         out[owner] += held
     created = sorted(rng.random() * 0.8 for _ in range(n_items))  # items bought over the first four years
-    items = []
-    for i in range(n_items):
-        stamp = ctx.stamp(created[i])
-        items.append(model(
-            name=f"{rng.choice(names)} {i + 1:05d}", category_id=rng.choice(category_ids),
-            company_id=rng.choice(ctx.company_ids) if rng.random() < 0.95 else None,
-            manufacturer_id=rng.choice(ctx.manufacturer_ids) if rng.random() < 0.9 else None,
-            supplier_id=rng.choice(ctx.supplier_ids) if rng.random() < 0.8 else None,
-            location_id=rng.choice(ctx.location_ids), model_number=f"{item_field[:3].upper()}-{i:05d}",
-            order_number=f"PO-{rng.randint(1, 20_000):05d}", purchase_date=stamp.date(),
-            purchase_cost=Decimal(rng.randint(500, 20_000)) / 100,
-            qty=max(1, out[i] + (0 if rng.random() < 0.25 else rng.randint(1, 50))),
-            min_amt=rng.choice([None, 1, 5]), created_by=admin, created_at=stamp, updated_at=stamp,
-        ))
-    item_ids = [item.pk for item in _bulk(model, items)]
-    rows = []
-    written = 0
-    for owner, held in zip(owners, units, strict=True):
-        when = ctx.stamp(created[owner] + (1 - created[owner]) * rng.random())
-        row = row_model(**{f"{item_field}_id": item_ids[owner]}, assigned_qty=held, created_by=admin,
-                        created_at=when)
-        roll = {"mixed": rng.random(), "user": 0.0, "asset": 0.9}[targets]
-        if roll < 0.85:
-            row.assigned_user_id = rng.choice(ctx.user_ids)
-        elif roll < 0.95:
-            row.assigned_asset_id = rng.choice(ctx.asset_ids)
-        else:
-            row.assigned_location_id = rng.choice(ctx.location_ids)
-        rows.append(row)
-        if len(rows) == BATCH:
-            written += len(_bulk(row_model, rows))
-            rows = []
-    written += len(_bulk(row_model, rows))
-    return written
-
-
-def _checkout_log(ActionLog, asset, admin):
-    if asset.assigned_user_id:
-        target_type, target_id = "user", asset.assigned_user_id
-    else:
-        target_type, target_id = "location", asset.assigned_location_id
-    return ActionLog(
-        action_type="checkout", created_by=admin, item_type="asset", item_id=asset.pk, target_type=target_type,
-        target_id=target_id, location_id=asset.location_id, company_id=asset.company_id,
-        action_date=asset.last_checkout, created_at=asset.last_checkout, updated_at=asset.last_checkout,
-    )
+    item_ids = []
+    with TableWriter(model, STOCK_ITEM_COLUMNS) as writer:
+        for i in range(n_items):
+            stamp = ctx.stamp(created[i])
+            item_ids.append(writer.write((
+                f"{rng.choice(names)} {i + 1:05d}", rng.choice(category_ids),
+                rng.choice(ctx.company_ids) if rng.random() < 0.95 else None,
+                rng.choice(ctx.manufacturer_ids) if rng.random() < 0.9 else None,
+                rng.choice(ctx.supplier_ids) if rng.random() < 0.8 else None,
+                rng.choice(ctx.location_ids), f"{item_field[:3].upper()}-{i:05d}",
+                f"PO-{rng.randint(1, 20_000):05d}", stamp.date(), Decimal(rng.randint(500, 20_000)) / 100,
+                max(1, out[i] + (0 if rng.random() < 0.25 else rng.randint(1, 50))), rng.choice([None, 1, 5]),
+                admin.pk, stamp, stamp,
+            )))
+    # Rows to users, assets or locations; a kind whose rows go to one type has only that column.
+    written_targets = {"mixed": (0, 1, 2), "user": (0,), "asset": (1,)}[targets]
+    pools = (ctx.user_ids, ctx.asset_ids, ctx.location_ids)
+    columns = (f"{item_field}_id", "assigned_qty", "created_by_id", "created_at",
+               *(TARGET_COLUMNS[k] for k in written_targets))
+    with TableWriter(row_model, columns) as writer:
+        for owner, held in progress(list(zip(owners, units, strict=True)), f"{item_field} rows"):
+            when = ctx.stamp(created[owner] + (1 - created[owner]) * rng.random())
+            roll = {"mixed": rng.random(), "user": 0.0, "asset": 0.9}[targets]  # one draw per row whatever the kind
+            kind = 0 if roll < 0.85 else 1 if roll < 0.95 else 2
+            target = [None, None, None]
+            target[kind] = rng.choice(pools[kind])
+            writer.write((item_ids[owner], held, admin.pk, when, *(target[k] for k in written_targets)))
+    return n_rows
