@@ -118,7 +118,14 @@ class User(AbstractBaseUser):
                 Lower("username"), condition=models.Q(deleted_at__isnull=True), name="user_username_ci_unique_alive"
             )
         ]
-        indexes = [models.Index(fields=["company"]), models.Index(fields=["email"])]
+        indexes = [models.Index(fields=["company"]), models.Index(fields=["email"]),
+                   # a company record's users_count, one index-only lookup per listed company (issue 13)
+                   models.Index(fields=["company"], condition=models.Q(deleted_at__isnull=True),
+                                name="user_alive_company_idx"),
+                   # the list's default order (newest first): a page reads 50 index entries instead of sorting
+                   # every user joined with their company and location (issue 13)
+                   models.Index(fields=["created_at", "id"], condition=models.Q(deleted_at__isnull=True),
+                                name="user_alive_created_idx")]
 
     def __str__(self) -> str:
         return self.username

@@ -54,6 +54,8 @@ class Company(models.Model):
         ordering = ["name", "id"]
         verbose_name_plural = "companies"
         constraints = [models.UniqueConstraint(Lower("name"), name="company_name_ci_unique")]
+        # the list's default order (newest first), read from the index instead of sorting every company (issue 13)
+        indexes = [models.Index(fields=["created_at", "id"], name="company_created_idx")]
 
     def __str__(self) -> str:
         return self.name

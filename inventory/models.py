@@ -385,6 +385,10 @@ class Accessory(StockItem):
     class Meta(StockItem.Meta):
         verbose_name_plural = "accessories"
         indexes = [models.Index(fields=["deleted_at", "created_at"], name="accessory_alive_created_idx"),
+                   # Live items of one company: a company record's count and a company user's list, index-only
+                   # (issue 13: without it the planner scanned the table once per listed company). Same below.
+                   models.Index(fields=["company"], condition=models.Q(deleted_at__isnull=True),
+                                name="accessory_alive_company_idx"),
                    models.Index(fields=["name"], name="accessory_name_idx")]
 
 
@@ -458,6 +462,8 @@ class Consumable(StockItem):
 
     class Meta(StockItem.Meta):
         indexes = [models.Index(fields=["deleted_at", "created_at"], name="consumable_alive_created_idx"),
+                   models.Index(fields=["company"], condition=models.Q(deleted_at__isnull=True),
+                                name="consumable_alive_company_idx"),
                    models.Index(fields=["name"], name="consumable_name_idx")]
 
 
@@ -496,6 +502,8 @@ class Component(StockItem):
 
     class Meta(StockItem.Meta):
         indexes = [models.Index(fields=["deleted_at", "created_at"], name="component_alive_created_idx"),
+                   models.Index(fields=["company"], condition=models.Q(deleted_at__isnull=True),
+                                name="component_alive_company_idx"),
                    models.Index(fields=["name"], name="component_name_idx")]
 
 
@@ -559,6 +567,8 @@ class License(CompanyScopedModel, TimestampedModel):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["deleted_at", "created_at"], name="license_alive_created_idx"),
+                   models.Index(fields=["company"], condition=models.Q(deleted_at__isnull=True),
+                                name="license_alive_company_idx"),
                    models.Index(fields=["name"], name="license_name_idx"),
                    models.Index(fields=["expiration_date"], name="license_expiration_idx")]
 
