@@ -127,7 +127,10 @@ TEMPLATES = [
 # DATABASES ----------------------------------------------------------------------------------------------------------
 # SQLite in the project folder is the embedded default; DATABASE_URL=postgres://... switches to PostgreSQL.
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+# Connections are kept (checked before reuse): each one plans a statement only for its first few runs
+# (prepared statements below), so a connection reopened every minute re-paid that on every query shape.
+DATABASES = {"default": dj_database_url.parse(
+    DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "600") or 600), conn_health_checks=True)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock up front, so concurrent writers queue instead of failing with
     # "database is locked" half-way through; SQLite has no row locks, this serialises state changes instead.
