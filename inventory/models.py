@@ -287,6 +287,10 @@ class Asset(TimestampedModel):
             *(models.Index(field, models.F("created_at").desc(), models.F("id").desc(), "status",
                            condition=models.Q(deleted_at__isnull=True), name=f"asset_alive_{field}_newest")
               for field in ("model", "company", "location")),
+            # A search's matches (ids from its union) counted and ordered without reading the table: the id leads,
+            # the default order's key and the status follow.
+            models.Index("id", models.F("created_at").desc(), "status", condition=models.Q(deleted_at__isnull=True),
+                         name="asset_alive_id_newest"),
         ]
 
     def __str__(self) -> str:

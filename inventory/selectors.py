@@ -209,7 +209,7 @@ def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:
     if not terms:
         return queryset
     if searched_by_index(text):
-        return queryset.filter(InArray(F("pk"), Subquery(_matching_ids(terms))))
+        return queryset.filter(InArray(F("pk"), Subquery(_matching_ids(queryset, terms))))
     query = Q()
     for term in terms:
         query |= _any_contains(SEARCH_COLUMNS, term) | _related_matches(term)
@@ -228,11 +228,11 @@ class InArray(Func):
         return f"{lhs_sql} = ANY(ARRAY{sub_sql})", (*lhs_params, *sub_params)
 
 
-def _matching_ids(terms: list[str]):
+def _matching_ids(queryset: AssetQuerySet, terms: list[str]):
     """PostgreSQL: the ids of every asset any term matches, as a ``UNION`` of one narrow query per column or
     relation, so each can use its own index (the trigram indexes of ``inventory/migrations/0008``, the foreign-key
     indexes) instead of one scan testing fourteen conditions on every row. Same matches as the ``OR`` form."""
-    base = Asset._base_manager.order_by()
+    base = queryset.order_by()  # each arm keeps the list's own conditions (live, not archived, the company, ...)
     arms = [base.filter(**{f"{column}__icontains": term}).values("pk") for term in terms for column in SEARCH_COLUMNS]
     arms += [base.filter(**{f"{column}__in": sorted(ids)}).values("pk") for column, ids in _related_ids(terms).items()]
     return arms[0].union(*arms[1:])
