@@ -35,6 +35,20 @@ SERVER_ERROR = "An unexpected error occurred."
 TOO_MANY_REQUESTS = "Too Many Requests"
 
 
+class BadQueryParameter(exceptions.APIException):
+    """A query parameter the list cannot honour (``cursor``; docs/decisions.md "Issue 13: keyset pagination"): HTTP
+    400 in both ``API_ERROR_STATUS`` modes, with the envelope's ``messages`` as ``{parameter: [text]}``. Only
+    parameters of opt-in features raise it: Snipe-IT's own parameters stay forgiving (a bad ``limit`` or ``sort``
+    falls back)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        self.message = message
+
+
 def error_body(message: str, messages: Any = None, payload: Any = None) -> dict[str, Any]:
     return {"status": "error", "message": message, "messages": message if messages is None else messages,
             "payload": payload}
@@ -83,6 +97,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
 
+    if isinstance(exc, BadQueryParameter):
+        return Response(error_body(exc.message, {exc.parameter: [exc.message]}), status=exc.status_code)
     if isinstance(exc, DomainError):
         return Response(error_body(exc.message, exc.messages, exc.payload), status=_status_for(exc.kind))
     if isinstance(exc, exceptions.NotAuthenticated):

@@ -8,7 +8,8 @@ drf-spectacular describes the success answer of each view. The errors come from 
 - ``401`` (no or bad token), ``403`` (permission), ``422`` (validation in ``http`` mode; malformed JSON in both),
   ``404`` and ``409`` (not found and state errors in ``http`` mode), ``405`` (the path is another route's),
   ``503`` (database unreachable) carry the error envelope; ``415`` too, on operations with a request body;
-- ``429`` (rate limit) carries only ``{"message": ...}``, as the specification says.
+- ``429`` (rate limit) carries only ``{"message": ...}``, as the specification says;
+- ``400`` carries the error envelope on lists that take ``cursor`` (a cursor they cannot follow, in both modes).
 """
 
 from __future__ import annotations
@@ -75,6 +76,10 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
                 ok["schema"] = {"anyOf": [ok["schema"], _ref(ERROR_ENVELOPE)]}
             for code, description in _ERRORS.items():
                 responses.setdefault(code, _json(ERROR_ENVELOPE, description))
+            if any(parameter.get("name") == "cursor" for parameter in operation.get("parameters", ())):
+                responses.setdefault("400", _json(ERROR_ENVELOPE, "A ``cursor`` the list cannot follow: malformed, "
+                                                  "of another sort order, with ``offset``, or in a sort order a cursor "
+                                                  "cannot walk."))
             if "requestBody" in operation:
                 responses.setdefault("415", _json(ERROR_ENVELOPE, "Unsupported media type."))
             responses.setdefault("429", _json(RATE_LIMITED, "Too many requests."))

@@ -28,3 +28,22 @@ def test_path_alternatives_are_anchored_as_a_whole():
     for name, good, bad in (("verb", "checkin", "checkoutX"), ("kind", "audits", "xcheckins"),
                             ("when", "due-or-overdue", "duex")):
         assert re.search(patterns[name], good) and not re.search(patterns[name], bad), (name, patterns[name])
+
+
+@pytest.mark.django_db
+def test_lists_document_the_cursor():
+    """``cursor`` beside ``limit``/``offset`` on every paged list, its 400, and the envelope's ``next_cursor``."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    listed = schema["paths"]["/api/v1/hardware"]["get"]
+    assert {"cursor", "limit", "offset"} <= {p["name"] for p in listed["parameters"]}
+    assert listed["responses"]["400"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorEnvelope")
+    offset, cursor = schema["components"]["schemas"]["PaginatedAssetRecordList"]["oneOf"]
+    assert offset["required"] == list(offset["properties"]) == ["total", "rows"]  # Snipe-IT's, as before
+    assert cursor["required"] == ["total", "rows", "next_cursor"]
+    assert cursor["properties"]["total"]["nullable"] and cursor["properties"]["next_cursor"]["nullable"]
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            names = {p["name"] for p in operation.get("parameters", ())}
+            assert ("offset" in names) == ("cursor" in names) == ("400" in operation["responses"]), operation

@@ -172,6 +172,8 @@ def record_properties(openapi, method: str, path: str, *keys: str) -> set[str]:
     schema = declared_response(openapi, method, path)
     schema = resolve(schema["anyOf"][0] if "anyOf" in schema else schema, openapi)  # the success shape
     for key in keys:
+        if "oneOf" in schema:  # a list: Snipe-IT's ``{total, rows}`` first, then the cursor page's envelope
+            schema = resolve(schema["oneOf"][0], openapi)
         schema = resolve(schema["properties"][key], openapi)
         if schema.get("type") == "array":
             schema = resolve(schema["items"], openapi)
@@ -301,6 +303,15 @@ def test_hardware_reads_match_the_schema(openapi, token_client, world):
     due = assert_described(openapi, token_client.get("/api/v1/hardware/audits/overdue"), "GET",
                            "/api/v1/hardware/{kind}/{when}")
     assert due["total"] == 1
+    first = assert_described(openapi, token_client.get("/api/v1/hardware", {"cursor": "", "limit": 3}), "GET",
+                             "/api/v1/hardware")
+    assert first["total"] is None and len(first["rows"]) == 3 and first["next_cursor"]
+    last = assert_described(openapi, token_client.get("/api/v1/hardware", {"cursor": first["next_cursor"]}), "GET",
+                            "/api/v1/hardware")
+    assert len(last["rows"]) == 1 and last["next_cursor"] is None
+    refused = token_client.get("/api/v1/hardware", {"cursor": "x"})
+    assert refused.status_code == 400
+    assert_described(openapi, refused, "GET", "/api/v1/hardware")
 
 
 def test_hardware_writes_match_the_schema(openapi, token_client, world):

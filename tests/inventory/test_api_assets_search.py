@@ -118,3 +118,16 @@ def test_search_pages_keep_the_total_on_every_page_and_past_the_end(token_client
     assert seen == [asset.pk for asset in reversed(matches)]
     assert token_client.get(URL, {"search": "xqpaged", "offset": 50}).json() == {"total": 7, "rows": []}
     assert token_client.get(URL, {"search": "xqnothing"}).json() == {"total": 0, "rows": []}
+
+
+def test_a_search_can_be_walked_with_the_cursor(token_client):
+    """``?cursor=`` pages a search too (uncounted), with the same matches in the same order as the offset pages."""
+    matches = [AssetFactory(name=f"xqwalk {index}") for index in range(5)]
+    AssetFactory(name="unrelated")
+    seen, cursor = [], ""
+    while cursor is not None:
+        body = token_client.get(URL, {"search": "xqwalk", "limit": 2, "cursor": cursor}).json()
+        assert body["total"] is None
+        seen += [row["id"] for row in body["rows"]]
+        cursor = body["next_cursor"]
+    assert seen == [asset.pk for asset in reversed(matches)]

@@ -163,7 +163,8 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         of a deep offset are never joined, and the planner of the wide query sees 50 ids, not a table to order
         (docs/performance.md). One query more than a single-step page, whatever the page size. The relations load
         only the columns the record shows (``records.ROW_COLUMNS``)."""
-        if selectors.searched_by_index(self.request.query_params.get("search")):
+        params = self.request.query_params
+        if selectors.searched_by_index(params.get("search")) and self.paginator.cursor_query_param not in params:
             ids = self.paginator.paginate_counted(
                 queryset.annotate(rows_total=Window(Count("*"))).values_list("pk", "rows_total"), self.request)
         else:
