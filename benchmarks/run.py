@@ -236,6 +236,7 @@ class Fixture:
     location_total: int
     detail_ids: list[int]
     checkout_ids: list[int]
+    deep_cursor: str = ""  # the ?cursor= of the page 90% deep (the row before it, default order)
     accessories: int = 0
     consumables: int = 0
     components: int = 0
@@ -257,6 +258,7 @@ def prepare_fixture(n_assets: int, needed_checkouts: int, user=None, taken: tupl
 
     from accounts.models import User
     from accounts.services import personal_token_issue
+    from assetsvc.api import keyset
     from benchmarks.seed import SEARCH_FAMILY
     from inventory.models import Asset, AssetModel, StatusLabel
 
@@ -274,6 +276,10 @@ def prepare_fixture(n_assets: int, needed_checkouts: int, user=None, taken: tupl
     status = StatusLabel.objects.get(name="Pending")
     search = SEARCH_FAMILY.lower()
     all_ids = list(alive.values_list("id", flat=True))
+    # The cursor of the page 90% deep: the last row before it, as the page before would have handed it out.
+    newest = alive.exclude(status__type="archived").order_by("-created_at", "-id")
+    deep_row = newest.values_list("created_at", "id")[max(0, n_assets * 9 // 10 // 50 * 50 - 1)]
+    deep_cursor = keyset.encode_cursor(keyset.keyset_of(newest), deep_row)
     detail_ids = random.Random(7).sample(all_ids, min(200, len(all_ids)))
     checkout_ids = list(alive.available().exclude(id__in=taken).order_by("-id")
                         .values_list("id", flat=True)[:needed_checkouts])
@@ -288,7 +294,7 @@ def prepare_fixture(n_assets: int, needed_checkouts: int, user=None, taken: tupl
         model_id=model_id, model_total=model_total, status_id=status.pk,
         status_total=alive.filter(status=status).count(), company_id=company_id,
         company_total=alive.filter(company_id=company_id).count(), location_id=location_id,
-        location_total=location_total, detail_ids=detail_ids, checkout_ids=checkout_ids,
+        location_total=location_total, detail_ids=detail_ids, checkout_ids=checkout_ids, deep_cursor=deep_cursor,
     )
     if user == admin:
         prepare_stock(fx)
@@ -434,6 +440,8 @@ def scenarios(fx: Fixture, stock: bool = True) -> list[Scenario]:
                  get(f"/api/v1/hardware?location_id={fx.location_id}&limit=50"), list_check()),
         Scenario(f"GET /hardware?offset={deep}&limit=50", get(f"/api/v1/hardware?offset={deep}&limit=50"),
                  list_check(50), floor=True),
+        Scenario("GET /hardware?cursor=<90% deep>&limit=50",
+                 get(f"/api/v1/hardware?cursor={fx.deep_cursor}&limit=50"), list_check(50)),
         Scenario("GET /hardware/{id}",
                  lambda i: ("GET", f"/api/v1/hardware/{fx.detail_ids[i % len(fx.detail_ids)]}", None), record_check,
                  floor=True),
