@@ -29,6 +29,24 @@ def _to_int(value: str | None) -> int | None:
         return int(number)
 
 
+def detached(data):
+    """``data`` with its serializer's references to the page dropped (issue 13: worker memory).
+
+    A serializer is a reference cycle (its fields point back to it, ``serializer.data`` points to the serializer
+    and the serializer to its data), so the page it holds (``instance`` and the ``_args`` it was built with, in
+    the list serializer and in its child: 500 rows) and its output (``_data``: 500 records) were freed only by a
+    garbage collection, not when the request ended; between collections they piled up. The answer is the same
+    list; the serializer keeps neither.
+    """
+    serializer = getattr(data, "serializer", None)
+    for holder in (serializer, getattr(serializer, "child", None)):
+        if holder is not None:
+            vars(holder).pop("_data", None)
+            holder.instance = None
+            holder._args = ()
+    return data
+
+
 class TotalRowsPagination(LimitOffsetPagination):
     """Limit: absent or not a number → 50; 0 or above MAX_RESULTS → MAX_RESULTS; negative → its absolute value,
     still capped. Offset: absent or negative → 0; beyond the end → no rows. ``total`` counts before paging."""
@@ -85,7 +103,7 @@ class TotalRowsPagination(LimitOffsetPagination):
         return [value for value, _ in page]
 
     def get_paginated_response(self, data) -> Response:
-        return Response(OrderedDict([("total", self.count), ("rows", data)]))
+        return Response(OrderedDict([("total", self.count), ("rows", detached(data))]))
 
     def get_paginated_response_schema(self, schema: dict) -> dict:
         return {
