@@ -36,14 +36,23 @@ def detached(data):
     and the serializer to its data), so the page it holds (``instance`` and the ``_args`` it was built with, in
     the list serializer and in its child: 500 rows) and its output (``_data``: 500 records) were freed only by a
     garbage collection, not when the request ended; between collections they piled up. The answer is the same
-    list; the serializer keeps neither.
+    list; the serializer keeps neither, and the page's rows drop their prefetched relations.
     """
     serializer = getattr(data, "serializer", None)
+    if serializer is None:
+        return data
+    page = serializer.instance
     for holder in (serializer, getattr(serializer, "child", None)):
         if holder is not None:
             vars(holder).pop("_data", None)
             holder.instance = None
             holder._args = ()
+    for row in page if isinstance(page, list) else ():
+        # A prefetched relation (``prefetch_related``) is a queryset that points back to its row (its hints): a
+        # cycle per row, so the rows of a users page would still wait for the collector.
+        row_vars = getattr(row, "__dict__", None)
+        if row_vars is not None:
+            row_vars.pop("_prefetched_objects_cache", None)
     return data
 
 

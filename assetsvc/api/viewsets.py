@@ -71,7 +71,7 @@ class ApiViewMixin:
         response as ``view.response`` and in its own renderer context, reference cycles that held the whole answer
         (a 500-row page) until a garbage collection. Now the answer is freed when the server has sent it."""
         self.response = None
-        getattr(response, "renderer_context", {}).pop("response", None)
+        (getattr(response, "renderer_context", None) or {}).pop("response", None)
 
     def not_found(self, message: str | None = None) -> exceptions.NotFound:
         return exceptions.NotFound(message or self.not_found_message)
