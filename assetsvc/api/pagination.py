@@ -40,6 +40,33 @@ def _to_int(value: str | None) -> int | None:
         return int(number)
 
 
+def detached(data):
+    """``data`` with its serializer's references to the page dropped (issue 13: worker memory).
+
+    A serializer is a reference cycle (its fields point back to it, ``serializer.data`` points to the serializer
+    and the serializer to its data), so the page it holds (``instance`` and the ``_args`` it was built with, in
+    the list serializer and in its child: 500 rows) and its output (``_data``: 500 records) were freed only by a
+    garbage collection, not when the request ended; between collections they piled up. The answer is the same
+    list; the serializer keeps neither, and the page's rows drop their prefetched relations.
+    """
+    serializer = getattr(data, "serializer", None)
+    if serializer is None:
+        return data
+    page = serializer.instance
+    for holder in (serializer, getattr(serializer, "child", None)):
+        if holder is not None:
+            vars(holder).pop("_data", None)
+            holder.instance = None
+            holder._args = ()
+    for row in page if isinstance(page, list) else ():
+        # A prefetched relation (``prefetch_related``) is a queryset that points back to its row (its hints): a
+        # cycle per row, so the rows of a users page would still wait for the collector.
+        row_vars = getattr(row, "__dict__", None)
+        if row_vars is not None:
+            row_vars.pop("_prefetched_objects_cache", None)
+    return data
+
+
 class TotalRowsPagination(LimitOffsetPagination):
     """Limit: absent or not a number → 50; 0 or above MAX_RESULTS → MAX_RESULTS; negative → its absolute value,
     still capped. Offset: absent or negative → 0; beyond the end → no rows. ``total`` counts before paging.
@@ -137,8 +164,8 @@ class TotalRowsPagination(LimitOffsetPagination):
 
     def get_paginated_response(self, data) -> Response:
         if self.cursor_mode:
-            return Response(OrderedDict([("total", None), ("rows", data), ("next_cursor", self.next_cursor)]))
-        return Response(OrderedDict([("total", self.count), ("rows", data)]))
+            return Response(OrderedDict([("total", None), ("rows", detached(data)), ("next_cursor", self.next_cursor)]))
+        return Response(OrderedDict([("total", self.count), ("rows", detached(data))]))
 
     def get_paginated_response_schema(self, schema: dict) -> dict:
         """One of two envelopes: Snipe-IT's ``{total, rows}`` (as before the cursor existed), or a cursor page's

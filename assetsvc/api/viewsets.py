@@ -60,6 +60,19 @@ class ApiViewMixin:
             raise exceptions.ValidationError({"general": ["The request body must be a JSON object."]})
         return data
 
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if hasattr(response, "add_post_render_callback"):
+            response.add_post_render_callback(self._forget_response)
+        return response
+
+    def _forget_response(self, response) -> None:
+        """Once rendered, the view and the response let go of each other (issue 13: worker memory): DRF keeps the
+        response as ``view.response`` and in its own renderer context, reference cycles that held the whole answer
+        (a 500-row page) until a garbage collection. Now the answer is freed when the server has sent it."""
+        self.response = None
+        (getattr(response, "renderer_context", None) or {}).pop("response", None)
+
     def not_found(self, message: str | None = None) -> exceptions.NotFound:
         return exceptions.NotFound(message or self.not_found_message)
 
