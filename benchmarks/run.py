@@ -83,8 +83,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                              "default: a SQLite file under benchmarks/results/")
     parser.add_argument("--requests", type=int, default=40, help="timed requests per scenario (default 40)")
     # Steady state: a connection plans a statement afresh for its first runs (psycopg prepares it on the second,
-    # PostgreSQL settles on its generic plan after five custom ones); a server's kept connections are past that.
-    parser.add_argument("--warmup", type=int, default=8, help="untimed requests per scenario first (default 8)")
+    # PostgreSQL settles on its generic plan after five custom ones), and each gunicorn thread has its own
+    # connection; a server's kept connections are past that. Default: 8 per thread.
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="untimed requests per scenario first (default 8 per gunicorn thread)")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads (one worker process)")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--reuse", action="store_true",
@@ -117,6 +119,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--kind-rows must be at least 60 (a full page of 50)")
     if args.accessories is not None and args.accessories < 60:
         parser.error("--accessories must be at least 60 (a full page of 50)")
+    if args.warmup is None:
+        args.warmup = 8 * args.threads
     return args
 
 
