@@ -283,10 +283,13 @@ class Asset(TimestampedModel):
             models.Index(models.F("created_at").desc(), models.F("id").desc(), "status",
                          condition=models.Q(deleted_at__isnull=True), name="asset_alive_newest"),
             # The same for the filters clients use most and for a company user's whole list (separation is an
-            # equality on the company): count and first page of one model, company or location index-only.
-            *(models.Index(field, models.F("created_at").desc(), models.F("id").desc(), "status",
-                           condition=models.Q(deleted_at__isnull=True), name=f"asset_alive_{field}_newest")
-              for field in ("model", "company", "location")),
+            # equality on the company): count and first page of one model, company or location index-only; the
+            # model and location indexes end with the company, so a company user's filter stays index-only too.
+            models.Index("company", models.F("created_at").desc(), models.F("id").desc(), "status",
+                         condition=models.Q(deleted_at__isnull=True), name="asset_alive_company_newest"),
+            *(models.Index(field, models.F("created_at").desc(), models.F("id").desc(), "status", "company",
+                           condition=models.Q(deleted_at__isnull=True), name=f"asset_alive_{field}_company")
+              for field in ("model", "location")),
             # A search's matches (ids from its union) counted and ordered without reading the table: the id leads,
             # the default order's key and the status follow.
             models.Index("id", models.F("created_at").desc(), "status", condition=models.Q(deleted_at__isnull=True),
