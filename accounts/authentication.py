@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from django.db import DEFAULT_DB_ALIAS
@@ -141,8 +142,11 @@ def _site_settings_from_json(data: dict):
     from assetsvc.models import SiteSettings
 
     fields = SiteSettings._meta.concrete_fields
-    return SiteSettings.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields],
-                                [field.to_python(data.get(field.attname)) for field in fields])
+    values = [field.to_python(data.get(field.attname)) for field in fields]
+    # SQLite's JSON carries its stored UTC text without an offset: the row's timestamps are aware, as the ORM's
+    values = [timezone.make_aware(value, UTC) if isinstance(value, datetime) and timezone.is_naive(value) else value
+              for value in values]
+    return SiteSettings.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], values)
 
 
 def resolve_bearer(request) -> BearerResult:

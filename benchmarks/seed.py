@@ -518,14 +518,8 @@ class StockContext:
 def _seed_stock(ctx: StockContext, counts: SeedCounts, log) -> None:
     """Accessories with their checkout rows, consumables with their assignment rows, components with their
     installation rows (see the module docstring)."""
-    from inventory.models import (
-        Accessory,
-        AccessoryCheckout,
-        Component,
-        ComponentAssignment,
-        Consumable,
-        ConsumableAssignment,
-    )
+    Accessory, AccessoryCheckout, Consumable, ConsumableAssignment, Component, ComponentAssignment, *_ = \
+        _stock_models()
 
     accessory_rows = _stock_kind(
         ctx, Accessory, AccessoryCheckout, "accessory", n_items=counts.accessories,

@@ -155,3 +155,27 @@ def test_a_user_deactivated_between_requests_is_refused_with_groups_intact(make_
     member.is_active = False
     member.save()
     assert client.get(ME).json() == INVALID
+
+
+def test_the_settings_read_with_the_token_are_the_stored_row(make_client, site_settings):
+    """The settings row that rides in the token's query is the row the ORM reads: same values, aware timestamps."""
+    from django.test import RequestFactory
+
+    from accounts.authentication import resolve_bearer
+    from assetsvc.site import close_request_scope, get_site_settings, open_request_scope
+
+    site_settings.audit_interval = 7
+    site_settings.unique_serial = True
+    site_settings.save()
+    client = make_client(UserFactory())
+    request = RequestFactory().get(ME, HTTP_AUTHORIZATION=f"Bearer {client.token}")
+    token = open_request_scope()
+    try:
+        assert resolve_bearer(request).user is not None
+        read = get_site_settings()
+    finally:
+        close_request_scope(token)
+    stored = type(site_settings).objects.get(pk=1)
+    for field in stored._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(stored, field.attname), field.name
+    assert read.updated_at.tzinfo is not None
