@@ -116,10 +116,10 @@ class TotalRowsPagination(LimitOffsetPagination):
             return []
         return list(queryset[self.offset : self.offset + self.limit])
 
-    def paginate_counted(self, queryset, request, count_field: str = "rows_total"):
+    def paginate_counted(self, queryset, request):
         """The page and the ``total`` in one query, for lists whose filter costs more than the page (a search):
-        ``queryset`` is annotated with ``count_field`` = ``COUNT(*) OVER ()`` (the whole filtered set, counted
-        before ``LIMIT``) and yields ``(value, total)`` pairs. Only a page past the end asks for the count alone.
+        ``queryset`` yields ``(value, total)`` pairs, its second column ``COUNT(*) OVER ()`` (the whole filtered
+        set, counted before ``LIMIT``). Only a page past the end asks for the count alone.
         Not for ``?cursor=`` pages (:meth:`paginate_queryset`), which count nothing."""
         if hasattr(queryset, "ordered") and not queryset.ordered:
             raise QuerySetNotOrdered(f"{queryset.model.__name__} list is not ordered")
