@@ -20,6 +20,8 @@ from accounts.models import User
 from assetsvc.api.inputs import parse_flag
 from assetsvc.site import get_site_settings
 from companies.models import Company
+from companies.querysets import limiting_company_id
+from inventory import tally
 from inventory.choices import StatusType, TargetType
 from inventory.models import Asset, AssetModel, AssetQuerySet, Location, StatusLabel, Supplier
 
@@ -50,6 +52,16 @@ def _ids(value: Any) -> list[int]:
     if not ids:
         raise NoMatch
     return ids
+
+
+#: The filter parameters of :func:`filter_assets` (``status`` and ``assigned_to`` besides these).
+ID_FILTERS = ("status_id", "location_id", "rtd_location_id", "supplier_id", "company_id", "model_id", "category_id",
+              "manufacturer_id")
+EXACT_FILTERS = ("asset_tag", "serial", "order_number")
+FLAG_FILTERS = ("byod", "requestable")
+FILTERS = ("status", *ID_FILTERS, *EXACT_FILTERS, *FLAG_FILTERS, "assigned_to")
+#: The filters the live-asset tally answers (:func:`tallied_total`).
+TALLIED_FILTERS = frozenset({"company_id", "status_id"})
 
 
 def _labels(*types: str) -> Any:
@@ -89,11 +101,8 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
         # created_at index and stops after the page (a semi-join on the other labels may hash the whole table).
         queryset = queryset.exclude(status_id__in=_labels(StatusType.ARCHIVED))
 
-    for param, field in (("status_id", "status_id"), ("location_id", "location_id"),
-                         ("rtd_location_id", "rtd_location_id"), ("supplier_id", "supplier_id"),
-                         ("company_id", "company_id"), ("model_id", "model_id"),
-                         ("category_id", "category_id"), ("manufacturer_id", "manufacturer_id")):
-        value = params.get(param)
+    for field in ID_FILTERS:
+        value = params.get(field)
         if value in (None, "", []):
             continue
         if field in {"category_id", "manufacturer_id"}:  # through the model: its ids, not a join
@@ -101,13 +110,13 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
             queryset = queryset.filter(model_id__in=models)
         else:
             queryset = queryset.filter(**{f"{field}__in": _ids(value)})
-    for param in ("asset_tag", "serial", "order_number"):
+    for param in EXACT_FILTERS:
         value = params.get(param)
         if value not in (None, ""):
             if isinstance(value, list):
                 raise NoMatch
             queryset = queryset.filter(**{f"{param}__iexact": str(value).strip()})
-    for param in ("byod", "requestable"):
+    for param in FLAG_FILTERS:
         if params.get(param) not in (None, ""):
             flag = parse_flag(params[param])
             if flag is None:
@@ -123,6 +132,29 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
             raise NoMatch
         queryset = queryset.filter(**{f"assigned_{kind}_id__in": _ids(assigned_to)})
     return queryset
+
+
+def tallied_total(params: dict[str, Any], search: str | None, user: User) -> int | None:
+    """The exact total of ``GET /hardware`` with ``params`` from the live-asset tally (``inventory/tally.py``), or
+    None when the list must count: no tally (SQLite), a search, a filter besides :data:`TALLIED_FILTERS`, or an id
+    list that does not parse (the filter then answers, with nothing). The list's own conditions, restated: live
+    assets of the caller's company (separation) and of ``?company_id=``, of ``?status_id=`` or else of every label
+    but the archived ones unless ``show_archived_in_list``."""
+    if not tally.available() or _search_terms(search):
+        return None
+    given = {name for name in FILTERS if params.get(name) not in (None, "")}
+    if not given <= TALLIED_FILTERS:
+        return None
+    try:
+        companies = _ids(params["company_id"]) if "company_id" in given else None
+        statuses = _ids(params["status_id"]) if "status_id" in given else None
+    except NoMatch:
+        return None
+    limit = limiting_company_id(user)
+    if limit is not None:
+        companies = [limit] if companies is None or limit in companies else []
+    archived = statuses is not None or get_site_settings().show_archived_in_list
+    return tally.live_asset_total(companies=companies, statuses=statuses, archived=archived)
 
 
 #: Asset columns ``?search=`` matches itself; related names are matched through :func:`_related_matches`.

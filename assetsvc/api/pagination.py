@@ -102,7 +102,9 @@ class TotalRowsPagination(LimitOffsetPagination):
             return 0
         return min(number, 2**62)
 
-    def paginate_queryset(self, queryset, request, view=None):
+    def paginate_queryset(self, queryset, request, view=None, *, total: int | None = None):
+        """The offset page (or the keyset page with ``?cursor=``). ``total``: the queryset's row count when the
+        caller knows it exactly without counting (the hardware list's live-asset tally); otherwise it is counted."""
         if hasattr(queryset, "ordered") and not queryset.ordered:
             raise QuerySetNotOrdered(f"{queryset.model.__name__} list is not ordered")
         self.request = request
@@ -111,7 +113,7 @@ class TotalRowsPagination(LimitOffsetPagination):
             return self.paginate_by_cursor(queryset, request)
         self.cursor_mode = False
         self.offset = self.get_offset(request)
-        self.count = self.get_count(queryset)
+        self.count = self.get_count(queryset) if total is None else total
         if self.count == 0 or self.offset >= self.count:
             return []
         return list(queryset[self.offset : self.offset + self.limit])

@@ -160,18 +160,20 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         """The record's row after a write, re-read through the scoped queryset (as every read is)."""
         return self.get_queryset().get(pk=asset.pk)
 
-    def list_response(self, queryset) -> Response:
+    def list_response(self, queryset, total: int | None = None) -> Response:
         """Two steps ("deferred join"): count and page the ids on the narrow query (only the joins a sort by a
         related name needs), then load that page's rows by id with every relation the record shows. Skipped rows
         of a deep offset are never joined, and the planner of the wide query sees 50 ids, not a table to order
         (docs/performance.md). One query more than a single-step page, whatever the page size. The relations load
-        only the columns the record shows (``records.ROW_COLUMNS``)."""
+        only the columns the record shows (``records.ROW_COLUMNS``). ``total``: the list's exact size when known
+        without counting (``selectors.tallied_total``)."""
         params = self.request.query_params
         if selectors.searched_by_index(params.get("search")) and self.paginator.cursor_query_param not in params:
             ids = self.paginator.paginate_counted(
                 queryset.annotate(rows_total=Window(Count("*"))).values_list("pk", "rows_total"), self.request)
         else:
-            ids = self.paginate_queryset(queryset.values_list("pk", flat=True))
+            ids = self.paginator.paginate_queryset(queryset.values_list("pk", flat=True), self.request, self,
+                                                   total=total)
         return self.get_paginated_response(self.get_serializer(asset_rows(list(ids)), many=True).data)
 
 
@@ -200,7 +202,11 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     @_doc("hardware_list", response=ASSET_LIST)
     def list(self, request):
-        return self.list_response(self.filter_queryset(self.get_queryset()))
+        queryset = self.filter_queryset(self.get_queryset())
+        if self.paginator.cursor_query_param in request.query_params:
+            return self.list_response(queryset)  # a keyset page counts nothing
+        return self.list_response(queryset, selectors.tallied_total(self.input, request.query_params.get("search"),
+                                                                    request.user))
 
     @_doc("hardware_upcoming_list", response=ASSET_LIST)
     def upcoming(self, request, kind: str, when: str):
