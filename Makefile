@@ -45,8 +45,12 @@ worker: install .secret_key
 prune: install .secret_key
 	$(BIN)/python manage.py prune_deliveries
 
+# The suite runs in parallel (pytest-xdist): one process per CPU, at most 4 (each has its own test database, and
+# the live drills start gunicorn processes of their own). TEST_WORKERS=0 runs it in one process; a single test:
+# make test PYTEST_ARGS='tests/api/test_envelope.py -k limit' TEST_WORKERS=0.
+TEST_WORKERS ?= auto
 test: install
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --maxprocesses 4 $(PYTEST_ARGS)
 
 # ruff, and the one-way app layers (import-linter contract in pyproject.toml: a module imports only from its own
 # layer or below, also inside functions).

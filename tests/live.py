@@ -99,6 +99,10 @@ class StderrDrain:
         return self.text()
 
 
+class PortInUse(RuntimeError):
+    """gunicorn could not bind its port: another process listens there."""
+
+
 class Gunicorn:
     """A gunicorn master with ``workers`` worker processes serving the service on a free port."""
 
@@ -108,6 +112,7 @@ class Gunicorn:
         self.workers = workers
         self.threads = threads
         self.port = port or free_port()
+        self.port_chosen = port is None
         self.extra_args = extra_args
         self.process: subprocess.Popen | None = None
         self.log: StderrDrain | None = None
@@ -117,6 +122,19 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30) -> Gunicorn:
+        """Starts gunicorn and waits for its workers. A free port is only free until someone binds it: with tests in
+        parallel (pytest-xdist) another process may take it between ``free_port()`` and gunicorn's bind, so a port
+        chosen here is chosen again (twice at most) when gunicorn finds it in use."""
+        for attempt in range(3):
+            try:
+                return self._start(timeout)
+            except PortInUse:
+                if not self.port_chosen or attempt == 2:
+                    raise
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float) -> Gunicorn:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "assetsvc.wsgi", "--bind", f"127.0.0.1:{self.port}",
              "--workers", str(self.workers), "--threads", str(self.threads), *self.extra_args],
@@ -126,7 +144,10 @@ class Gunicorn:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("gunicorn exited: " + self.log.close()[-2000:])
+                log = self.log.close()
+                self.process = None
+                error = PortInUse if "Connection in use" in log or "Address already in use" in log else RuntimeError
+                raise error("gunicorn exited: " + log[-2000:])
             try:
                 requests.get(f"{self.base}/health", timeout=5)
                 if len(self.worker_pids()) >= self.workers:
