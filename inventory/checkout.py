@@ -85,27 +85,32 @@ def log_company_id(actor: User | None, item: models.Model, target: Target | None
     return None
 
 
+def _usable_targets(model: type[models.Model], actor: User) -> models.QuerySet:
+    """The one target rule, as the rows of ``model`` the caller may use: a user the caller may see, live and
+    active; an asset the caller may see, live; an existing location (locations are shared)."""
+    if model is User:
+        return User.objects.restrict(actor).filter(deleted_at__isnull=True, is_active=True)
+    if model is Asset:
+        return Asset.objects.restrict(actor).filter(deleted_at__isnull=True)
+    return Location.objects.all()
+
+
 def visible_target(target: Target, actor: User) -> bool:
-    """The one target rule: a user the caller may see, live and active; an asset the caller may see, live; an
-    existing location (locations are shared)."""
-    if isinstance(target, User):
-        return User.objects.restrict(actor).filter(pk=target.pk, deleted_at__isnull=True, is_active=True).exists()
-    if isinstance(target, Asset):
-        return (target.deleted_at is None
-                and Asset.objects.restrict(actor).filter(pk=target.pk, deleted_at__isnull=True).exists())
-    return Location.objects.filter(pk=target.pk).exists()
+    """Whether ``target`` is (still) a target the caller may use."""
+    if isinstance(target, Asset) and target.deleted_at is not None:
+        return False
+    return _usable_targets(type(target), actor).filter(pk=target.pk).exists()
 
 
 def resolve_target(target_type: str, pk: int, actor: User) -> Target | None:
-    """The checkout target named by a request (type and id), if the caller may use it; None otherwise. Used by the
-    API's checkout actions, so every kind resolves targets the same way."""
+    """The checkout target named by a request (type and id), if the caller may use it; None otherwise (one query).
+    Used by the API's checkout actions, so every kind resolves targets the same way."""
     if isinstance(pk, bool) or not isinstance(pk, int) or abs(pk) > 2**62:
         return None
     model = {TargetType.USER: User, TargetType.ASSET: Asset, TargetType.LOCATION: Location}.get(target_type)
     if model is None:
         return None
-    target = model._default_manager.filter(pk=pk).first()
-    return target if target is not None and visible_target(target, actor) else None
+    return _usable_targets(model, actor).filter(pk=pk).first()
 
 
 class CheckoutKind(ABC):

@@ -305,7 +305,9 @@ class AssetKind(CheckoutKind):
         if isinstance(target, Asset):
             _serialise_asset_to_asset_checkouts()
             ids.add(target.pk)
-        rows = {row.pk: row for row in Asset.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+        # The status label comes with the lock (ensure_available reads its type); only asset rows are locked.
+        locked_rows = Asset.objects.select_related("status").select_for_update(of=("self",))
+        rows = {row.pk: row for row in locked_rows.filter(pk__in=ids).order_by("pk")}
         locked = rows.get(item.pk)
         if locked is None:
             raise AssetNotFoundError()
@@ -316,8 +318,7 @@ class AssetKind(CheckoutKind):
     def ensure_available(self, item: Asset, *, quantity: int, status: StatusLabel | None = None,
                          checkout_at: datetime | None = None, expected_checkin: date | None = None,
                          **options: Any) -> None:
-        label = StatusLabel.objects.get(pk=item.status_id)
-        if item.is_deleted or item.is_assigned or label.type != StatusType.DEPLOYABLE:
+        if item.is_deleted or item.is_assigned or item.status.type != StatusType.DEPLOYABLE:
             raise AssetNotAvailableError(item.asset_tag)
         if status is not None and status.type != StatusType.DEPLOYABLE:
             raise ValidationError({"status_id": ["The selected status id is invalid."]})
