@@ -296,6 +296,10 @@ def bulk_load(*models):
         cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
         for _, definition in indexes:
             cursor.execute(definition)
+    if "inventory_asset" in tables:
+        from inventory import tally
+
+        tally.rebuild()  # its triggers were off with the foreign-key ones: recount the live assets once
 
 
 def progress(items, label: str):

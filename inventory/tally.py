@@ -8,11 +8,15 @@ conditions are the pairs' own: live assets, optionally of some companies (the ca
 ``?company_id=``) and of some status labels (``?status_id=``, or every label but the archived ones by default).
 Any other filter or a search counts as before (``selectors.tallied_total`` decides). SQLite has no tally: lists
 count there.
+
+Anything that writes assets with user triggers off (``session_replication_role = replica``, as the benchmark seed's
+bulk load does, or ``pg_restore --data-only --disable-triggers``) bypasses the tally: it must end with
+:func:`rebuild` (``manage.py recount_assets``), as the seed does.
 """
 
 from __future__ import annotations
 
-from django.db import connection
+from django.db import connection, transaction
 
 from inventory.choices import StatusType
 from inventory.models import StatusLabel
@@ -43,3 +47,17 @@ def live_asset_total(*, companies: list[int] | None = None, statuses: list[int] 
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT COALESCE(SUM(delta), 0) FROM {TABLE}{where}", params)
         return int(cursor.fetchone()[0])
+
+
+def rebuild() -> tuple[int, int]:
+    """Recount the tally from the assets (after a data-only restore with triggers disabled, or any doubt): the
+    asset table is locked against writes (reads go on) while the tally is emptied and refilled, in one transaction.
+    Returns (live assets, rows written). PostgreSQL only."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("LOCK TABLE inventory_asset IN SHARE MODE")
+        cursor.execute(f"DELETE FROM {TABLE}")
+        cursor.execute(f"INSERT INTO {TABLE} (company_id, status_id, delta) SELECT company_id, status_id, count(*) "
+                       "FROM inventory_asset WHERE deleted_at IS NULL GROUP BY 1, 2")
+        written = cursor.rowcount
+        cursor.execute(f"SELECT COALESCE(SUM(delta), 0) FROM {TABLE}")
+        return int(cursor.fetchone()[0]), written
