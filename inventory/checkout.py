@@ -88,9 +88,9 @@ def log_company_id(actor: User | None, item: models.Model, target: Target | None
 def _usable_targets(model: type[models.Model], actor: User) -> models.QuerySet:
     """The one target rule, as the rows of ``model`` the caller may use: a user the caller may see, live and
     active; an asset the caller may see, live; an existing location (locations are shared)."""
-    if model is User:
+    if issubclass(model, User):
         return User.objects.restrict(actor).filter(deleted_at__isnull=True, is_active=True)
-    if model is Asset:
+    if issubclass(model, Asset):
         return Asset.objects.restrict(actor).filter(deleted_at__isnull=True)
     return Location.objects.all()
 

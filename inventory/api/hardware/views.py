@@ -57,10 +57,10 @@ def _doc(operation_id: str, request=None, response=None):
 
 
 ASSET_LIST = AssetRecordSerializer(many=True)
-#: Actions whose lookups also find soft-deleted assets.
 #: Verbs whose service locks and re-reads the asset: the URL's asset needs no relations (compiling a 13-relation
 #: select cost more than the verb's SQL).
 VERB_ACTIONS = frozenset({"checkout", "checkin", "audit"})
+#: Actions whose lookups also find soft-deleted assets.
 WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets"}
 
 
