@@ -19,7 +19,7 @@ from __future__ import annotations
 from django.db import connection, transaction
 
 from inventory.choices import StatusType
-from inventory.models import StatusLabel
+from inventory.models import Asset, StatusLabel
 
 TABLE = "inventory_asset_tally"
 
@@ -54,10 +54,10 @@ def rebuild() -> tuple[int, int]:
     asset table is locked against writes (reads go on) while the tally is emptied and refilled, in one transaction.
     Returns (live assets, rows written). PostgreSQL only."""
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("LOCK TABLE inventory_asset IN SHARE MODE")
+        cursor.execute(f"LOCK TABLE {Asset._meta.db_table} IN SHARE MODE")
         cursor.execute(f"DELETE FROM {TABLE}")
         cursor.execute(f"INSERT INTO {TABLE} (company_id, status_id, delta) SELECT company_id, status_id, count(*) "
-                       "FROM inventory_asset WHERE deleted_at IS NULL GROUP BY 1, 2")
+                       f"FROM {Asset._meta.db_table} WHERE deleted_at IS NULL GROUP BY 1, 2")
         written = cursor.rowcount
         cursor.execute(f"SELECT COALESCE(SUM(delta), 0) FROM {TABLE}")
         return int(cursor.fetchone()[0]), written
