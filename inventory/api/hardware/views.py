@@ -60,6 +60,10 @@ ASSET_LIST = AssetRecordSerializer(many=True)
 #: Verbs whose service locks and re-reads the asset: the URL's asset needs no relations (compiling a 13-relation
 #: select cost more than the verb's SQL).
 VERB_ACTIONS = frozenset({"checkout", "checkin", "audit"})
+#: Actions that never read the 13 relations through the queryset: the lists page ids and load rows by
+#: ``records.asset_rows``, a read checks visibility by id, a verb locks and re-reads. Their queryset has no
+#: ``select_related`` (Django deep-copies it on every clone: a fifth of a detail read's Python time, issue 13).
+WITHOUT_RELATIONS = VERB_ACTIONS | {"list", "retrieve", "upcoming", "byserial", "user_assets"}
 #: Actions whose lookups also find soft-deleted assets.
 WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets"}
 
@@ -67,7 +71,7 @@ WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial"
 class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     """Every ``/hardware`` route; each URL pattern maps HTTP methods to one of these actions."""
 
-    queryset = Asset.objects.select_related(*ASSET_RELATED)
+    queryset = Asset.objects.all()  # the relations are added by get_queryset, for the actions that read them
     checkout_kind = services.ASSET
     checkout_serializer_class = AssetCheckoutSerializer
     checkin_serializer_class = AssetCheckinSerializer
@@ -131,6 +135,8 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     def get_queryset(self):
         queryset = super().get_queryset()
+        if self.action not in WITHOUT_RELATIONS:
+            queryset = queryset.select_related(*ASSET_RELATED)
         return queryset if self.action in WITH_DELETED else queryset.alive()
 
     def get_object(self) -> Asset:
@@ -140,17 +146,17 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         if not _ID.match(pk):
             raise self.not_found()
         scoped = self.get_queryset()
-        queryset = scoped.filter(pk=int(pk)).order_by()
         if self.action == "retrieve":
             # Visible? on the narrow scoped query; then the record's row by the list's loader (compiled once). A
             # caller nothing is hidden from (no condition in the scoped query) skips the check: the row is the answer.
-            visible = list(queryset.values_list("pk", flat=True)[:1]) if scoped.query.where else [int(pk)]
+            if scoped.query.where:
+                visible = list(scoped.filter(pk=int(pk)).order_by().values_list("pk", flat=True)[:1])
+            else:
+                visible = [int(pk)]
             found = asset_rows(visible) if visible else []
             asset = found[0] if found else None
-        elif self.action in VERB_ACTIONS:
-            asset = next(iter(queryset.select_related(None)[:1]), None)
         else:
-            asset = next(iter(queryset[:1]), None)
+            asset = next(iter(scoped.filter(pk=int(pk)).order_by()[:1]), None)
         if asset is None:
             raise self.not_found()
         return asset
