@@ -6,8 +6,9 @@
 
 The path may contain ``{asset}`` (an asset id, a different one for each request). Requests go through the whole
 Django stack (middleware, authentication with a real token, the view, JSON rendering) by Django's test client, as
-gunicorn would run them minus HTTP. Prints the wall time per request (timed once without the profiler, then under it), the SQL time per request (the database
-cursor's execute calls), and the cProfile table.
+gunicorn would run them minus HTTP. Prints the wall time per request (timed once without the profiler, then under
+it), the SQL time per request (the database cursor's execute calls), and the cProfile table; ``--callers REGEX``
+also prints who called the matching functions.
 """
 
 from __future__ import annotations
