@@ -39,6 +39,7 @@ from assetsvc.admin_services import (
     ReadOnlyModelAdmin,
     ServiceAdminMixin,
     ServiceModelForm,
+    current_request,
     error_text,
 )
 from assetsvc.scoping import limiting_company_id
@@ -160,6 +161,19 @@ class ScopedAdminMixin:
         if getattr(formfield, "queryset", None) is not None:
             formfield.queryset = restricted(formfield.queryset, request.user)
         return formfield
+
+
+def render_with_request(request: HttpRequest, view: Callable[..., Any], *args: Any) -> Any:
+    """``view(request, *args)`` rendered while ``current_request`` holds ``request``: read-only display callables
+    get only the object, and the rows they list depend on who asks (company separation)."""
+    token = current_request.set(request)
+    try:
+        response = view(request, *args)
+        if hasattr(response, "render"):
+            response.render()
+        return response
+    finally:
+        current_request.reset(token)
 
 
 def report_each(model_admin: admin.ModelAdmin, request: HttpRequest, items, call: Callable[[Any], Any],
@@ -340,7 +354,7 @@ class AssetAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="latest activity")
     def recent_activity(self, obj: Asset) -> SafeString | str:
-        request = getattr(self, "_request", None)
+        request = current_request.get()
         if request is None or obj.pk is None:
             return "-"
         rows = log_rows(request, self._logs(request, obj)[:RECENT_LOG_ROWS])
@@ -355,11 +369,7 @@ class AssetAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
                                cells)), url)
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        self._request = request  # for the read-only "latest activity" (display callables get only the object)
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        finally:
-            self._request = None
+        return render_with_request(request, super().changeform_view, object_id, form_url, extra_context)
 
     def history_view(self, request, object_id, extra_context=None):
         """The asset's action log, newest first (Snipe-IT's history tab), instead of Django's admin log (the services
@@ -984,15 +994,11 @@ class HoldingsUserAdmin(ScopedAdminMixin, _RegisteredUserAdmin):
         return [*fieldsets, ("Holds", {"fields": ["holdings"]})] if obj is not None else fieldsets
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        self._request = request  # for "holdings" (display callables get only the object)
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        finally:
-            self._request = None
+        return render_with_request(request, super().changeform_view, object_id, form_url, extra_context)
 
     @admin.display(description="what this user holds")
     def holdings(self, obj: User) -> SafeString | str:
-        request = getattr(self, "_request", None)
+        request = current_request.get()
         if request is None or obj.pk is None:
             return "-"
         sections = [(kind, rows) for kind, rows in user_holdings(request.user, obj) if rows]
