@@ -95,7 +95,17 @@ class AssetAdminForm(ServiceModelForm):
         return services.asset_update(asset=self.instance, actor=self.actor, data=data)
 
 
-class CheckoutForm(forms.Form):
+class PickerForm(forms.Form):
+    """A form of an admin action or page: given the acting ``user``, its row pickers offer only the rows that user
+    may see (company separation; a row of another company is then an invalid choice)."""
+
+    def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if user is not None:
+            restrict_choices(self, user)
+
+
+class CheckoutForm(PickerForm):
     """Target of the "check out" admin action: exactly one of user, asset or location."""
 
     user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True), required=False)
@@ -136,8 +146,7 @@ def action_form_page(model_admin: admin.ModelAdmin, request: HttpRequest, querys
     and once it is posted back valid with "apply", ``apply(cleaned_data)``. None sends the admin back to the list,
     where the messages ``apply`` left (one per refused row, one count of the done ones) are shown."""
     applying = "apply" in request.POST
-    form = form_class(request.POST) if applying else form_class()
-    restrict_choices(form, request.user)
+    form = form_class(request.POST if applying else None, user=request.user)
     if applying and form.is_valid():
         apply(form.cleaned_data)
         return None
@@ -223,11 +232,7 @@ def _autocomplete(field_name: str) -> AutocompleteSelect:
     return AutocompleteSelect(Asset._meta.get_field(field_name), admin.site)
 
 
-def _live_users(user) -> models.QuerySet:
-    return User.objects.restrict(user).filter(deleted_at__isnull=True, is_active=True)
-
-
-class AssetCheckoutForm(forms.Form):
+class AssetCheckoutForm(PickerForm):
     """The asset page's "Check out" form: one target (a user, an asset or a location, each picked by autocomplete
     among the rows the admin may see), a note and an expected checkin date."""
 
@@ -235,20 +240,17 @@ class AssetCheckoutForm(forms.Form):
 
     checkout_to_type = forms.ChoiceField(label="Check out to", initial="user", widget=forms.RadioSelect,
                                          choices=[("user", "User"), ("asset", "Asset"), ("location", "Location")])
-    assigned_user = forms.ModelChoiceField(User.objects.none(), required=False, label="User",
-                                           widget=_autocomplete("assigned_user"))
-    assigned_asset = forms.ModelChoiceField(Asset.objects.none(), required=False, label="Asset",
+    assigned_user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
+                                           required=False, label="User", widget=_autocomplete("assigned_user"))
+    assigned_asset = forms.ModelChoiceField(Asset.objects.alive(), required=False, label="Asset",
                                             widget=_autocomplete("assigned_asset"))
-    assigned_location = forms.ModelChoiceField(Location.objects.none(), required=False, label="Location",
+    assigned_location = forms.ModelChoiceField(Location.objects.all(), required=False, label="Location",
                                                widget=_autocomplete("assigned_location"))
     expected_checkin = forms.DateField(required=False, widget=AdminDateWidget)
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["assigned_user"].queryset = _live_users(user)
-        self.fields["assigned_asset"].queryset = Asset.objects.restrict(user).alive()
-        self.fields["assigned_location"].queryset = Location.objects.all()
         self.fields["note"].required = get_site_settings().require_checkinout_notes
 
     def clean(self) -> dict[str, Any]:
@@ -261,29 +263,24 @@ class AssetCheckoutForm(forms.Form):
         return data
 
 
-class AssetCheckinForm(forms.Form):
+class AssetCheckinForm(PickerForm):
     """The asset page's "Check in" form (and the list action's): the note, which the site may require."""
 
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.pop("user", None)
         super().__init__(*args, **kwargs)
         if get_site_settings().require_checkinout_notes:
             self.fields["note"].required = True
             self.fields["note"].help_text = "The site settings require a note on every checkin."
 
 
-class AssetAuditForm(forms.Form):
+class AssetAuditForm(PickerForm):
     """The asset page's "Audit" form: a note and the next audit date (empty: today plus the site's interval)."""
 
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     next_audit_date = forms.DateField(required=False, widget=AdminDateWidget,
                                       help_text="Empty: today plus the audit interval of the site settings.")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.pop("user", None)
-        super().__init__(*args, **kwargs)
 
 
 def log_rows(request: HttpRequest, logs) -> list[dict[str, Any]]:
@@ -308,13 +305,84 @@ LOG_TABLE = ("<table><thead><tr><th>Date</th><th>Actor</th><th>Action</th><th>It
 RECENT_LOG_ROWS = 10
 
 
+def object_form_page(model_admin: admin.ModelAdmin, request: HttpRequest, object_id: str, *,
+                     form_class: type[PickerForm], title: str, submit: str,
+                     apply: Callable[[Any, dict[str, Any]], str]):
+    """A form page of one item (the buttons of its change page): on a valid post, ``apply(item, cleaned_data)``
+    calls the service and returns the success message, and the admin goes back to the item's page; a refusal is an
+    error message on the same page, and nothing is written."""
+    obj = model_admin.get_object(request, unquote(object_id))
+    opts = model_admin.opts
+    if obj is None:
+        return model_admin._get_obj_does_not_exist_redirect(request, opts, object_id)
+    if not model_admin.has_change_permission(request, obj):
+        raise PermissionDenied
+    posted = request.method == "POST"
+    form = form_class(request.POST if posted else None, user=request.user)
+    if posted and form.is_valid():
+        try:
+            message = apply(obj, form.cleaned_data)
+        except SERVICE_ERRORS as exc:
+            model_admin.message_user(request, f"{obj}: {error_text(exc)}", level=messages.ERROR)
+        else:
+            model_admin.message_user(request, message, level=messages.SUCCESS)
+            return HttpResponseRedirect(reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk]))
+    context = {**model_admin.admin_site.each_context(request), "title": f"{title}: {obj}", "subtitle": None,
+               "form": form, "original": obj, "opts": opts, "submit": submit, "media": model_admin.media + form.media}
+    return TemplateResponse(request, "admin/inventory/object_form.html", context)
+
+
+class ActionLogHistoryMixin:
+    """The HISTORY page of an item is its action log, newest first (Snipe-IT's history tab), instead of Django's
+    admin log (the services write the action log; Django's log has no rows for them); the change page shows the
+    latest rows read-only ("latest activity"). ``log_item_type`` is the item's type in the log."""
+
+    log_item_type: ClassVar[str]
+
+    def _logs(self, request, obj):
+        return (ActionLog.objects.restrict(request.user).for_item(self.log_item_type, obj.pk)
+                .select_related("created_by", "location").order_by("-created_at", "-id"))
+
+    @admin.display(description="latest activity")
+    def recent_activity(self, obj) -> SafeString | str:
+        request = current_request.get()
+        if request is None or obj.pk is None:
+            return "-"
+        rows = log_rows(request, self._logs(request, obj)[:RECENT_LOG_ROWS])
+        if not rows:
+            return "-"
+        cells = [(display_for_value(row["date"], "-"), row["actor"], row["action"], row["item"], row["target"],
+                  row["note"] or "-") for row in rows]
+        opts = self.opts
+        url = reverse(f"admin:{opts.app_label}_{opts.model_name}_history", args=[obj.pk])
+        return format_html('{}<p><a href="{}">Whole history…</a></p>',
+                           format_html(LOG_TABLE, format_html_join(
+                               "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                               cells)), url)
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        return render_with_request(request, super().changeform_view, object_id, form_url, extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_view_or_change_permission(request, obj):
+            raise PermissionDenied
+        context = {**self.admin_site.each_context(request), "title": f"History: {obj}", "subtitle": None,
+                   "object": obj, "opts": self.opts, "rows": log_rows(request, self._logs(request, obj)),
+                   **(extra_context or {})}
+        return TemplateResponse(request, "admin/inventory/history.html", context)
+
+
 @admin.register(Asset)
-class AssetAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class AssetAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     """Assets: saved by ``asset_create``/``asset_update`` (the status too), checked out, in and audited from the list
     (actions) and from the asset's page (buttons, each a form page calling the same service as the API), labels
     printed from both; the HISTORY page is the asset's action log."""
 
     form = AssetAdminForm
+    log_item_type = "asset"
     change_form_template = "admin/inventory/asset/change_form.html"
     list_display = ["asset_tag", "name", "model", "status", "company", "assigned_target", "location", "deleted_at"]
     list_filter = ["status", "company", ("location", RELATED_ONLY), ("model", RELATED_ONLY),
@@ -346,44 +414,6 @@ class AssetAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     def restore_item(self, request, obj: Asset) -> None:
         services.asset_restore(asset=obj, actor=request.user)
 
-    # --- the action log ------------------------------------------------------------------------------------------
-
-    def _logs(self, request, asset: Asset):
-        return (ActionLog.objects.restrict(request.user).for_item("asset", asset.pk)
-                .select_related("created_by", "location").order_by("-created_at", "-id"))
-
-    @admin.display(description="latest activity")
-    def recent_activity(self, obj: Asset) -> SafeString | str:
-        request = current_request.get()
-        if request is None or obj.pk is None:
-            return "-"
-        rows = log_rows(request, self._logs(request, obj)[:RECENT_LOG_ROWS])
-        if not rows:
-            return "-"
-        cells = [(display_for_value(row["date"], "-"), row["actor"], row["action"], row["item"], row["target"],
-                  row["note"] or "-") for row in rows]
-        url = reverse("admin:inventory_asset_history", args=[obj.pk])
-        return format_html('{}<p><a href="{}">Whole history…</a></p>',
-                           format_html(LOG_TABLE, format_html_join(
-                               "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                               cells)), url)
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        return render_with_request(request, super().changeform_view, object_id, form_url, extra_context)
-
-    def history_view(self, request, object_id, extra_context=None):
-        """The asset's action log, newest first (Snipe-IT's history tab), instead of Django's admin log (the services
-        write the action log; Django's log has no rows for them)."""
-        asset = self.get_object(request, unquote(object_id))
-        if asset is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
-        if not self.has_view_or_change_permission(request, asset):
-            raise PermissionDenied
-        context = {**self.admin_site.each_context(request), "title": f"History: {asset}", "subtitle": None,
-                   "object": asset, "opts": self.opts, "rows": log_rows(request, self._logs(request, asset)),
-                   **(extra_context or {})}
-        return TemplateResponse(request, "admin/inventory/asset/history.html", context)
-
     # --- the asset page's buttons ---------------------------------------------------------------------------------
 
     def get_urls(self):
@@ -397,46 +427,22 @@ class AssetAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def _verb_view(self, request, object_id, *, form_class: type[forms.Form], title: str, submit: str,
-                   apply: Callable[[Asset, dict[str, Any]], str]):
-        """A form page of one asset: on a valid post, ``apply(asset, cleaned_data)`` calls the service and returns
-        the success message; a refusal is an error message on the same page, and nothing is written."""
-        asset = self.get_object(request, unquote(object_id))
-        if asset is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
-        if not self.has_change_permission(request, asset):
-            raise PermissionDenied
-        posted = request.method == "POST"
-        form = form_class(request.POST if posted else None, user=request.user)
-        if posted and form.is_valid():
-            try:
-                message = apply(asset, form.cleaned_data)
-            except SERVICE_ERRORS as exc:
-                self.message_user(request, f"{asset}: {error_text(exc)}", level=messages.ERROR)
-            else:
-                self.message_user(request, message, level=messages.SUCCESS)
-                return HttpResponseRedirect(reverse("admin:inventory_asset_change", args=[asset.pk]))
-        context = {**self.admin_site.each_context(request), "title": f"{title}: {asset}", "subtitle": None,
-                   "form": form, "original": asset, "opts": self.opts, "submit": submit,
-                   "media": self.media + form.media}
-        return TemplateResponse(request, "admin/inventory/asset/verb_form.html", context)
-
     def checkout_view(self, request, object_id):
         def apply(asset: Asset, data: dict[str, Any]) -> str:
             services.asset_checkout(asset=asset, target=data["target"], actor=request.user, note=data["note"],
                                     expected_checkin=data["expected_checkin"])
             return f"{asset} checked out to {data['target']}."
 
-        return self._verb_view(request, object_id, form_class=AssetCheckoutForm, title="Check out",
-                               submit="Check out", apply=apply)
+        return object_form_page(self, request, object_id, form_class=AssetCheckoutForm, title="Check out",
+                                submit="Check out", apply=apply)
 
     def checkin_view(self, request, object_id):
         def apply(asset: Asset, data: dict[str, Any]) -> str:
             services.asset_checkin(asset=asset, actor=request.user, note=data["note"])
             return f"{asset} checked in."
 
-        return self._verb_view(request, object_id, form_class=AssetCheckinForm, title="Check in", submit="Check in",
-                               apply=apply)
+        return object_form_page(self, request, object_id, form_class=AssetCheckinForm, title="Check in",
+                                submit="Check in", apply=apply)
 
     def audit_view(self, request, object_id):
         def apply(asset: Asset, data: dict[str, Any]) -> str:
@@ -444,8 +450,8 @@ class AssetAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
                                                  next_audit_date=data["next_audit_date"])
             return f"{asset} audited; next audit on {audited.next_audit_date:%Y-%m-%d}."
 
-        return self._verb_view(request, object_id, form_class=AssetAuditForm, title="Audit", submit="Audit",
-                               apply=apply)
+        return object_form_page(self, request, object_id, form_class=AssetAuditForm, title="Audit", submit="Audit",
+                                apply=apply)
 
     # --- labels ---------------------------------------------------------------------------------------------------
 
@@ -629,7 +635,7 @@ class ConsumableCheckoutForm(StockCheckoutForm):
         return data
 
 
-class CheckinForm(forms.Form):
+class CheckinForm(PickerForm):
     """Input of "check in": a note (the site may require one, as for the API) and how many units of each row come
     back; empty returns all of them."""
 
@@ -650,7 +656,7 @@ def admin_link(obj: Target | None) -> SafeString | str:
 STOCK_OWNED = ["created_by", "created_at", "updated_at", "deleted_at"]
 
 
-class StockAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class StockAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     """What the accessory and consumable admins share; each declares its kind, form and checkout form.
 
     The list annotates the units out with the kind's subquery (as the API's list), so a page is one query whatever
@@ -667,6 +673,11 @@ class StockAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     search_fields = ["name", "model_number", "order_number", "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company", "location"]
     actions = ["checkout_selected"]
+    change_form_template = "admin/inventory/stock_change_form.html"
+
+    @property
+    def log_item_type(self) -> str:
+        return self.kind.item_type
 
     def get_queryset(self, request):
         return (super().get_queryset(request).annotate(units_out=self.kind.assigned_subquery())
@@ -674,7 +685,7 @@ class StockAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # A new item has nothing out yet.
-        return STOCK_OWNED if obj is None else ["units_out", "remaining", "holders", *STOCK_OWNED]
+        return STOCK_OWNED if obj is None else ["units_out", "remaining", "holders", "recent_activity", *STOCK_OWNED]
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "manufacturer":  # as the API: only live manufacturers
@@ -712,6 +723,38 @@ class StockAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
         return format_html('{}<p><a href="{}?{}__id__exact={}">Check units in…</a></p>', table, url, kind.item_field,
                            obj.pk)
 
+    def checkin_url(self, obj) -> str | None:
+        """Where the item's units are checked in: its assignment rows' list (none for a kind used up)."""
+        if not self.kind.returnable:
+            return None
+        opts = self.kind.assignment_model._meta
+        return (f"{reverse(f'admin:{opts.app_label}_{opts.model_name}_changelist')}"
+                f"?{self.kind.item_field}__id__exact={obj.pk}")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        extra = {"checkin_url": self.checkin_url(obj) if obj is not None else None,
+                 "checkout_label": self.checkout_button}
+        return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
+
+    def get_urls(self):
+        info = f"{self.opts.app_label}_{self.opts.model_name}"
+        return [path("<path:object_id>/checkout/", self.admin_site.admin_view(self.checkout_view),
+                     name=f"{info}_checkout"), *super().get_urls()]
+
+    #: The text of the change page's checkout button.
+    checkout_button: ClassVar[str] = "Check out units"
+
+    def checkout_view(self, request, object_id):
+        """The item's "check out" button: the kind's checkout form for this one item, through ``item_checkout``."""
+        def apply(item, data: dict[str, Any]) -> str:
+            item_checkout(kind=self.kind, item=item, target=data["target"], actor=request.user,
+                          quantity=data["quantity"], note=data["note"])
+            return f"{item}: checked out to {data['target']}."
+
+        return object_form_page(self, request, object_id, form_class=self.checkout_form, title=self.checkout_button,
+                                submit="Check out", apply=apply)
+
     def delete_item(self, request, obj) -> None:
         stock.stock_delete(item=obj, actor=request.user)
 
@@ -744,6 +787,7 @@ class ConsumableAdmin(StockAdmin):
     kind = stock.CONSUMABLE
     checkout_form = ConsumableCheckoutForm
     checkout_intro = "Hand units of these consumables to one user:"
+    checkout_button = "Hand out units"
     search_fields = [*StockAdmin.search_fields, "item_no"]
 
 
@@ -816,6 +860,7 @@ class ComponentAdmin(StockAdmin):
     kind = stock.COMPONENT
     checkout_form = ComponentCheckoutForm
     checkout_intro = "Install units of these components into one asset:"
+    checkout_button = "Install units"
     search_fields = [*StockAdmin.search_fields, "serial"]
 
 
@@ -875,6 +920,11 @@ class LicenseAdmin(StockAdmin):
     search_fields = ["name", "serial", "order_number", "purchase_order", "license_name", "license_email",
                      "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company"]
+
+    checkout_button = "Check out a seat"
+
+    def checkin_url(self, obj) -> str:
+        return f"{reverse('admin:inventory_licenseseat_changelist')}?license__id__exact={obj.pk}"
 
     @admin.display(description="seats")
     def holders(self, obj) -> SafeString | str:
