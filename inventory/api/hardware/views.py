@@ -281,8 +281,9 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     @extend_schema(
         operation_id="hardware_qr_retrieve",
         parameters=[OpenApiParameter("format", str, enum=tuple(labels.QR_FORMATS), default=labels.QR_DEFAULT_FORMAT,
-                                     description="The image's format; any other value is a 400 error envelope.")],
-        responses={(200, "image/svg+xml"): OpenApiTypes.BINARY, (200, "image/png"): OpenApiTypes.BINARY})
+                                     description="The image's format.")],
+        responses={(200, "image/svg+xml"): OpenApiTypes.BINARY, (200, "image/png"): OpenApiTypes.BINARY,
+                   400: OpenApiResponse(description="A ``format`` other than svg or png (in both modes).")})
     def qr(self, request, pk=None):
         """``GET hardware/{id}/qr``: the asset's label code (its tag and its admin page's absolute address), visible
         as ``GET hardware/{id}`` is."""
