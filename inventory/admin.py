@@ -1,16 +1,19 @@
-"""Django admin for inventory. Assets go through the same services as the API (STYLE.md §2): they are saved by
-``asset_create``/``asset_update`` while the form validates (a refusal is a form error), their assignment, status,
-counters and audit dates are read-only here, and checkout, checkin, audit, delete and restore are admin actions
-calling ``inventory.services``. Catalogue entries are validated by the API's write serializers and saved, deleted and
-restored by ``inventory.catalogue_services``. Accessories, consumables and components are validated by the API's
-write serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
+"""Django admin for inventory, the back office (docs/back-office.md). Assets go through the same services as the API
+(STYLE.md §2): they are saved by ``asset_create``/``asset_update`` while the form validates (a refusal is a form
+error; the status is edited this way), their assignment, counters and audit dates are read-only here, and checkout,
+checkin and audit are buttons on the asset's page and admin actions calling ``inventory.services`` (delete and
+restore are actions too); labels with the asset's QR code are printed from both; HISTORY is the action log.
+Catalogue entries are validated by the API's write serializers and saved, deleted and restored by
+``inventory.catalogue_services``. Accessories, consumables and components are validated by the API's write
+serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
 checkout rows and component installation rows checked in, by ``inventory.checkout`` (the same log row and webhook
 signal as the API). Licenses are saved by ``inventory.licenses`` and deleted and restored by ``inventory.stock``; their
 seats are checked out and in by ``item_checkout`` (a free seat) and ``inventory.licenses.seat_update`` (a given seat,
 as the API's seat PATCH). The action log is in ``activity.admin``.
 
-Like the rest of the admin, these pages are not limited by company: only super users sign in (docs/decisions.md), and
-a super user sees every company."""
+Company separation reads every row through ``restrict(user)`` as the API does (``ScopedAdminMixin``); only super
+users sign in (docs/decisions.md), and a super user sees every company. Each user's page lists what they hold
+(``HoldingsUserAdmin``, the user admin of ``accounts`` extended from here)."""
 
 from __future__ import annotations
 
