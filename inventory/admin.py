@@ -98,6 +98,12 @@ class AssetAdminForm(ServiceModelForm):
         return services.asset_update(asset=self.instance, actor=self.actor, data=data)
 
 
+def _autocomplete(field_name: str) -> AutocompleteSelect:
+    """An autocomplete picker backed by the admin of the asset field's related model (its search fields, and its
+    ``get_queryset``, so company separation applies to the suggestions too)."""
+    return AutocompleteSelect(Asset._meta.get_field(field_name), admin.site)
+
+
 class PickerForm(forms.Form):
     """A form of an admin action or page: given the acting ``user``, its row pickers offer only the rows that user
     may see (company separation; a row of another company is then an invalid choice)."""
@@ -111,9 +117,10 @@ class PickerForm(forms.Form):
 class CheckoutForm(PickerForm):
     """Target of the "check out" admin action: exactly one of user, asset or location."""
 
-    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True), required=False)
-    asset = forms.ModelChoiceField(Asset.objects.alive(), required=False)
-    location = forms.ModelChoiceField(Location.objects.all(), required=False)
+    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True), required=False,
+                                  widget=_autocomplete("assigned_user"))
+    asset = forms.ModelChoiceField(Asset.objects.alive(), required=False, widget=_autocomplete("assigned_asset"))
+    location = forms.ModelChoiceField(Location.objects.all(), required=False, widget=_autocomplete("assigned_location"))
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def clean(self):
@@ -227,12 +234,6 @@ class AssignedFilter(admin.SimpleListFilter):
         if self.value() == "no":
             return queryset.exclude(pk__in=queryset.checked_out().values("pk"))
         return queryset
-
-
-def _autocomplete(field_name: str) -> AutocompleteSelect:
-    """An autocomplete picker backed by the admin of the asset field's related model (its search fields, and its
-    ``get_queryset``, so company separation applies to the suggestions too)."""
-    return AutocompleteSelect(Asset._meta.get_field(field_name), admin.site)
 
 
 class AssetCheckoutForm(PickerForm):
@@ -628,7 +629,8 @@ class StockCheckoutForm(CheckoutForm):
 class ConsumableCheckoutForm(StockCheckoutForm):
     """Consumables are handed to a user only."""
 
-    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True))
+    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
+                                  widget=_autocomplete("assigned_user"))
     asset = None
     location = None
 
@@ -843,7 +845,7 @@ class AccessoryCheckoutAdmin(ScopedAdminMixin, ReadOnlyModelAdmin):
 class ComponentCheckoutForm(StockCheckoutForm):
     """Components are installed into an asset only (a live one; the service checks it again under the lock)."""
 
-    asset = forms.ModelChoiceField(Asset.objects.alive())
+    asset = forms.ModelChoiceField(Asset.objects.alive(), widget=_autocomplete("assigned_asset"))
     user = None
     location = None
 

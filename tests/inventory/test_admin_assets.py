@@ -128,6 +128,8 @@ def test_checkin_needs_a_note_when_the_site_requires_one(admin_client, site_sett
 def test_list_actions_report_counts(admin_client):
     free, also_free, taken = AssetFactory(), AssetFactory(), checked_out_asset(UserFactory())
     target = UserFactory()
+    form = admin_client.post(CHANGELIST, {"action": "checkout_selected", ACTION_CHECKBOX_NAME: [free.pk]})
+    assert form.status_code == 200 and b"admin/autocomplete/" in form.content  # the pickers autocomplete here too
     resp = admin_client.post(CHANGELIST, {"action": "checkout_selected", "user": target.pk, "note": "", "apply": "1",
                                           ACTION_CHECKBOX_NAME: [free.pk, also_free.pk, taken.pk]}, follow=True)
     [message] = texts(resp)
@@ -257,3 +259,22 @@ def test_qr_code_inline_svg_has_no_xml_declaration():
 
     svg = labels.asset_qr_svg_inline(AssetFactory(), "http://testserver/admin/")
     assert svg.startswith("<svg") and re.search(r'viewBox="0 0 \d+ \d+"', svg)
+
+
+def test_item_admins_and_history_are_limited_to_the_members_company(fmcs_on, company, other_company, superuser):
+    from inventory.models import Accessory, LicenseSeat
+    from tests.factories import AccessoryFactory, LicenseFactory
+
+    member = UserFactory(company=company)
+    mine, theirs = AccessoryFactory(company=company), AccessoryFactory(company=other_company)
+    LicenseFactory(company=company, seats=1), LicenseFactory(company=other_company, seats=1)
+    request = request_as(member)
+    assert list(admin.site._registry[Accessory].get_queryset(request)) == [mine]
+    assert {seat.license.company_id for seat in admin.site._registry[LicenseSeat].get_queryset(request)} == {
+        company.pk}
+    asset = AssetFactory(company=company)
+    services.asset_checkout(asset=asset, target=UserFactory(company=company), actor=superuser, note="away")
+    services.asset_audit(asset=AssetFactory(company=other_company), actor=superuser, note="theirs")
+    asset_admin = admin.site._registry[Asset]
+    assert [log.note for log in asset_admin._logs(request, asset)] == ["away"]
+    assert theirs not in admin.site._registry[Accessory].get_queryset(request)
