@@ -16,6 +16,10 @@ def test_svg_by_default_holds_the_tag_and_admin_address(token_client):
     assert resp.status_code == 200
     assert resp["Content-Type"] == "image/svg+xml"
     assert resp.content.lstrip().startswith(b"<?xml") and b"<svg" in resp.content
+    # the same code as one made of the tag and the absolute admin address (built from the request's host)
+    admin_url = f"http://testserver/admin/inventory/asset/{asset.pk}/change/"
+    assert resp.content == labels.asset_qr(asset, admin_url, "svg")
+    assert resp.content != labels.asset_qr(asset, "http://elsewhere/", "svg")
 
 
 def test_png(token_client):
@@ -35,11 +39,13 @@ def test_bad_format_is_a_400_envelope(token_client):
 
 
 def test_unknown_asset_is_not_found(token_client, settings):
-    settings.ASSETSVC = {**getattr(settings, "ASSETSVC", {}), "API_ERROR_STATUS": "http"}
-    resp = token_client.get("/api/v1/hardware/999999/qr")
+    resp = token_client.get("/api/v1/hardware/999999/qr")  # compat: Snipe-IT's 200 with the envelope
+    assert resp.status_code == 200 and resp["Content-Type"].startswith("application/json")
     assert resp.json()["status"] == "error" and resp.json()["message"] == "Asset does not exist."
+    settings.ASSETSVC = {**settings.ASSETSVC, "API_ERROR_STATUS": "http"}
     resp = token_client.get("/api/v1/hardware/999999/qr?format=png")
-    assert resp["Content-Type"].startswith("application/json")
+    assert resp.status_code == 404 and resp["Content-Type"].startswith("application/json")
+    assert resp.json()["message"] == "Asset does not exist."
 
 
 def test_other_companys_asset_is_not_found(make_client, fmcs_on, company, other_company):
@@ -48,6 +54,7 @@ def test_other_companys_asset_is_not_found(make_client, fmcs_on, company, other_
     assert client.get(f"/api/v1/hardware/{mine.pk}/qr").status_code == 200
     resp = client.get(f"/api/v1/hardware/{theirs.pk}/qr?format=png")
     assert resp.json()["message"] == "Asset does not exist."
+    assert client.get(f"/api/v1/hardware/{theirs.pk}").json()["message"] == "Asset does not exist."  # as the read
 
 
 def test_needs_a_token_and_the_view_permission(api_client, make_client):
