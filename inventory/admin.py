@@ -677,6 +677,7 @@ class StockAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, adm
                    ("location", RELATED_ONLY), ("deleted_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "model_number", "order_number", "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company", "location"]
+    autocomplete_fields = ["category", "company", "manufacturer", "supplier", "location"]
     actions = ["checkout_selected"]
     change_form_template = "admin/inventory/stock_change_form.html"
 
@@ -925,6 +926,7 @@ class LicenseAdmin(StockAdmin):
     search_fields = ["name", "serial", "order_number", "purchase_order", "license_name", "license_email",
                      "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company"]
+    autocomplete_fields = ["category", "company", "manufacturer", "supplier"]
 
     checkout_button = "Check out a seat"
 
