@@ -4,12 +4,16 @@ drf-spectacular describes the success answer of each view. The errors come from 
 (:mod:`assetsvc.api.exceptions`), for every operation alike, so they are added here once instead of on each view:
 
 - ``200`` may carry the error envelope instead of the success shape: in the default ``API_ERROR_STATUS=compat`` mode
-  validation, not-found and state errors answer HTTP 200 with ``{"status":"error",...}``, as Snipe-IT does;
+  validation, not-found and state errors answer HTTP 200 with ``{"status":"error",...}``, as Snipe-IT does (an
+  operation whose success is not JSON, such as an image, gets the envelope as a second, ``application/json``,
+  content of its 200);
 - ``401`` (no or bad token), ``403`` (permission), ``422`` (validation in ``http`` mode; malformed JSON in both),
   ``404`` and ``409`` (not found and state errors in ``http`` mode), ``405`` (the path is another route's),
   ``503`` (database unreachable) carry the error envelope; ``415`` too, on operations with a request body;
 - ``429`` (rate limit) carries only ``{"message": ...}``, as the specification says;
-- ``400`` carries the error envelope on lists that take ``cursor`` (a cursor they cannot follow, in both modes).
+- ``400`` carries the error envelope on lists that take ``cursor`` (a cursor they cannot follow, in both modes), and
+  on the operations that declare a 400 of their own (a query parameter of an opt-in feature, such as the format of
+  ``hardware/{id}/qr``: ``assetsvc.api.exceptions.BadQueryParameter``).
 """
 
 from __future__ import annotations
@@ -71,9 +75,14 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
             if method not in {"get", "post", "put", "patch", "delete"}:
                 continue
             responses = operation.setdefault("responses", {})
-            ok = responses.get("200", {}).get("content", {}).get("application/json")
+            content = responses.get("200", {}).get("content", {})
+            ok = content.get("application/json")
             if ok is not None and "schema" in ok:
                 ok["schema"] = {"anyOf": [ok["schema"], _ref(ERROR_ENVELOPE)]}
+            elif content and ok is None:
+                content["application/json"] = {"schema": _ref(ERROR_ENVELOPE)}
+            if "400" in responses and not responses["400"].get("content"):
+                responses["400"] = _json(ERROR_ENVELOPE, responses["400"].get("description", "Bad request."))
             for code, description in _ERRORS.items():
                 responses.setdefault(code, _json(ERROR_ENVELOPE, description))
             if any(parameter.get("name") == "cursor" for parameter in operation.get("parameters", ())):

@@ -28,6 +28,7 @@ urlpatterns = [
     path("hardware/<str:pk>/audit", _view(post="audit"), name="hardware-audit"),
     path("hardware/<str:pk>/restore", _view(post="restore"), name="hardware-restore"),
     path("hardware/<str:pk>/history", _view(get="history"), name="hardware-history"),
+    path("hardware/<str:pk>/qr", _view(get="qr"), name="hardware-qr"),
     path("users/<str:user_pk>/assets", _view(get="user_assets"), name="user-assets"),
     path("reports/activity", ActivityReportViewSet.as_view({"get": "list"}), name="reports-activity"),
 ]

@@ -30,6 +30,10 @@ def test_path_alternatives_are_anchored_as_a_whole():
         assert re.search(patterns[name], good) and not re.search(patterns[name], bad), (name, patterns[name])
 
 
+#: Operations that are not paged lists but answer 400 for a query parameter of their own.
+OWN_400 = {"hardware_qr_retrieve"}
+
+
 @pytest.mark.django_db
 def test_lists_document_the_cursor():
     """``cursor`` beside ``limit``/``offset`` on every paged list, its 400, and the envelope's ``next_cursor``."""
@@ -46,4 +50,17 @@ def test_lists_document_the_cursor():
     for operations in schema["paths"].values():
         for operation in operations.values():
             names = {p["name"] for p in operation.get("parameters", ())}
-            assert ("offset" in names) == ("cursor" in names) == ("400" in operation["responses"]), operation
+            paged = "offset" in names
+            assert paged == ("cursor" in names), operation
+            # a 400 is a cursor the list cannot follow, or a parameter of an opt-in feature (the QR's format)
+            assert ("400" in operation["responses"]) == (paged or operation["operationId"] in OWN_400), operation
+
+
+@pytest.mark.django_db
+def test_the_qr_code_documents_its_images_and_its_errors():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    responses = schema["paths"]["/api/v1/hardware/{id}/qr"]["get"]["responses"]
+    assert set(responses["200"]["content"]) == {"image/svg+xml", "image/png", "application/json"}
+    assert responses["400"]["content"]["application/json"]["schema"]["$ref"].endswith("ErrorEnvelope")

@@ -28,7 +28,8 @@ def test_changelist_and_change_form(admin_client):
     assert admin_client.get(CHANGELIST).status_code == 200
     page = admin_client.get(f"{CHANGELIST}{asset.pk}/change/")
     assert page.status_code == 200
-    assert b'name="assigned_user"' not in page.content and b'name="status"' not in page.content
+    # the assignment belongs to checkout and checkin; the status is edited (through asset_update)
+    assert b'name="assigned_user"' not in page.content and b'name="status"' in page.content
 
 
 def test_add_creates_through_service(admin_client, superuser):
@@ -59,7 +60,8 @@ def test_checkout_checkin_audit_actions(admin_client):
     assert resp.status_code == 302
     asset.refresh_from_db()
     assert asset.assigned_user == user
-    admin_client.post(CHANGELIST, {"action": "checkin_selected", ACTION_CHECKBOX_NAME: [asset.pk]})
+    admin_client.post(CHANGELIST, {"action": "checkin_selected", ACTION_CHECKBOX_NAME: [asset.pk], "note": "",
+                                   "apply": "1"})
     admin_client.post(CHANGELIST, {"action": "audit_selected", ACTION_CHECKBOX_NAME: [asset.pk]})
     admin_client.post(CHANGELIST, {"action": "delete_selected_assets", ACTION_CHECKBOX_NAME: [asset.pk]})
     admin_client.post(CHANGELIST, {"action": "restore_selected", ACTION_CHECKBOX_NAME: [asset.pk]})
@@ -69,7 +71,8 @@ def test_checkout_checkin_audit_actions(admin_client):
 
 def test_refused_action_reports_error(admin_client):
     asset = AssetFactory()
-    resp = admin_client.post(CHANGELIST, {"action": "checkin_selected", ACTION_CHECKBOX_NAME: [asset.pk]},
-                             follow=True)
+    resp = admin_client.post(CHANGELIST, {"action": "checkin_selected", ACTION_CHECKBOX_NAME: [asset.pk],
+                                          "apply": "1"}, follow=True)
+    assert b"0 assets checked in; 1 refused: " in resp.content
     assert b"That asset is already checked in." in resp.content
     assert ActionLog.objects.count() == 0

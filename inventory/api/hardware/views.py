@@ -8,20 +8,23 @@ from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, Window
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.services import USER_NOT_FOUND
 from activity.models import ActionLog
+from assetsvc.api.exceptions import BadQueryParameter
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envelope
 from assetsvc.registry import hook
 from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
-from inventory import selectors, services
+from inventory import labels, selectors, services
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
 from inventory.api.hardware.records import (
     ASSET_RELATED,
@@ -63,9 +66,9 @@ VERB_ACTIONS = frozenset({"checkout", "checkin", "audit"})
 #: Actions that never read the 13 relations through the queryset: the lists page ids and load rows by
 #: ``records.asset_rows``, a read checks visibility by id, a verb locks and re-reads. Their queryset has no
 #: ``select_related`` (Django deep-copies it on every clone: a fifth of a detail read's Python time, issue 13).
-WITHOUT_RELATIONS = VERB_ACTIONS | {"list", "retrieve", "upcoming", "byserial", "user_assets"}
+WITHOUT_RELATIONS = VERB_ACTIONS | {"list", "retrieve", "upcoming", "byserial", "user_assets", "qr"}
 #: Actions whose lookups also find soft-deleted assets.
-WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets"}
+WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets", "qr"}
 
 
 class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
@@ -83,6 +86,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         "audit": "audit",
         "restore": "delete",
         "history": "view",
+        "qr": "view",
         "bytag": "view",
         "bytag_suffixed": "view",
         "byserial": "view",
@@ -121,6 +125,10 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
             # byserial always answers the list envelope (API-CONTRACT.md §6); byserial() answers "none" for it.
             kwargs = {key: value for key, value in kwargs.items() if key != "serial"}
         super().initial(request, *args, **kwargs)
+
+    def perform_content_negotiation(self, request, force=False):
+        # ``?format=`` of the QR route names the image, not one of DRF's renderers: its errors stay JSON envelopes.
+        return super().perform_content_negotiation(request, force=force or self.action == "qr")
 
     @cached_property
     def perms(self) -> dict[str, bool]:
@@ -269,6 +277,22 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
             "created_by", "location").order_by("-created_at", "-id")
         page = self.paginate_queryset(logs)
         return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user)))
+
+    @extend_schema(
+        operation_id="hardware_qr_retrieve",
+        parameters=[OpenApiParameter("format", str, enum=tuple(labels.QR_FORMATS), default=labels.QR_DEFAULT_FORMAT,
+                                     description="The image's format.")],
+        responses={(200, "image/svg+xml"): OpenApiTypes.BINARY, (200, "image/png"): OpenApiTypes.BINARY,
+                   400: OpenApiResponse(description="A ``format`` other than svg or png (in both modes).")})
+    def qr(self, request, pk=None):
+        """``GET hardware/{id}/qr``: the asset's label code (its tag and its admin page's absolute address), visible
+        as ``GET hardware/{id}`` is."""
+        asset = self.get_object()
+        fmt = str(request.query_params.get("format") or labels.QR_DEFAULT_FORMAT).strip().lower()
+        if fmt not in labels.QR_FORMATS:
+            raise BadQueryParameter("format", "The format must be svg or png.")
+        url = request.build_absolute_uri(labels.admin_path(asset))
+        return HttpResponse(labels.asset_qr(asset, url, fmt), content_type=labels.QR_FORMATS[fmt])
 
     # -- writes -------------------------------------------------------------------------------------------------
 
