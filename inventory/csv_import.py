@@ -24,12 +24,14 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models.functions import Lower
+from django.utils import timezone
 from rest_framework import serializers
 
 from activity.choices import ActionType
@@ -41,7 +43,7 @@ from assetsvc.site import get_site_settings
 from companies.models import Company
 from companies.querysets import caller_chooses_company
 from companies.services import company_create
-from inventory import catalogue_services, licenses, services, stock
+from inventory import catalogue_services, licenses, services, signals, stock
 from inventory.api.hardware.serializers import AssetWriteSerializer
 from inventory.api.licenses.serializers import LicenseWriteSerializer
 from inventory.api.stock.serializers import (
@@ -74,6 +76,8 @@ PREVIEW_ROWS = 20
 #: Rows per transaction of the asset importer.
 BATCH_SIZE = 500
 DEFAULT_STATUS = "Default Status"
+#: The note of a checkout made by creating an asset for someone (``asset_create``'s).
+CHECKOUT_NOTE = "Checked out on asset creation"
 
 
 @dataclass
@@ -443,27 +447,56 @@ class AssetImporter:
     # writing ---------------------------------------------------------------------------------------------------
 
     def write(self, rows: list[_AssetRow]) -> None:
-        bulk = [row for row in rows if row.existing is None and row.tag and row.target is None]
+        """New rows with a tag in bulk (checkouts included); generated tags and updates row by row."""
+        bulk = [row for row in rows if row.existing is None and row.tag
+                and (row.target is None or row.data["status"].type == StatusType.DEPLOYABLE)]
         single = [row for row in rows if row not in bulk] if len(bulk) != len(rows) else []
-        if bulk:
-            self._bulk_create(bulk)
-        for row in single:
-            self._one(row)
+        with transaction.atomic():  # one commit per batch; each row below is a savepoint
+            if bulk:
+                self._bulk_create(bulk)
+            for row in single:
+                self._one(row)
 
-    def _new_asset(self, row: _AssetRow) -> Asset:
+    def _new_asset(self, row: _AssetRow, moment: datetime) -> tuple[Asset, dict[str, Any] | None]:
+        """The asset as ``asset_create`` builds it; checked out to the row's user as ``AssetKind.assign`` does,
+        with the changes that checkout logs."""
         data = dict(row.data)
         data.setdefault("location", data.get("rtd_location"))
-        return Asset(asset_tag=row.tag, created_by=self.actor, **data)
+        asset = Asset(asset_tag=row.tag, created_by=self.actor, **data)
+        if row.target is None:
+            return asset, None
+        before = services._snapshot(asset)
+        asset.assigned_user = row.target
+        asset.location_id = row.target.location_id
+        asset.last_checkout = moment
+        asset.checkout_counter = 1
+        return asset, services._changes(before, services._snapshot(asset))
 
     def _bulk_create(self, rows: list[_AssetRow]) -> None:
+        """``asset_create`` (with its checkout) for many rows at once: the assets, their ``create new`` and
+        ``checkout`` log rows, then the checkout signals (notifications), in one savepoint."""
+        moment = timezone.now()
+        built = [self._new_asset(row, moment) for row in rows]
         try:
             with transaction.atomic():
                 if self.site.auto_increment_assets:
                     self._bump_counter([row.tag for row in rows])
-                assets = Asset.objects.bulk_create([self._new_asset(row) for row in rows])
-                log_actions_bulk([{"action_type": ActionType.CREATE, "item_type": "asset", "item_id": asset.pk,
-                                   "actor": self.actor, "company_id": log_company_id(self.actor, asset, None),
-                                   "location_id": asset.location_id} for asset in assets])
+                assets = Asset.objects.bulk_create([asset for asset, _ in built])
+                entries = [{"action_type": ActionType.CREATE, "item_type": "asset", "item_id": asset.pk,
+                            "actor": self.actor, "company_id": log_company_id(self.actor, asset, None),
+                            "location_id": getattr(row.data.get("rtd_location"), "pk", None), "action_date": moment}
+                           for asset, row in zip(assets, rows, strict=True)]
+                out = [(asset, row, changes) for asset, row, (_, changes) in zip(assets, rows, built, strict=True)
+                       if row.target is not None]
+                entries += [{"action_type": ActionType.CHECKOUT, "item_type": "asset", "item_id": asset.pk,
+                             "actor": self.actor, "company_id": log_company_id(self.actor, asset, row.target),
+                             "target_type": "user", "target_id": row.target.pk, "location_id": asset.location_id,
+                             "note": CHECKOUT_NOTE, "log_meta": changes, "action_date": moment}
+                            for asset, row, changes in out]
+                logs = log_actions_bulk(entries)
+                for (asset, row, _), log in zip(out, logs[len(assets):], strict=True):
+                    signals.asset_checked_out.send(sender=Asset, item=asset, actor=self.actor, target=row.target,
+                                                   note=CHECKOUT_NOTE, log=log, quantity=1)
         except IntegrityError:
             for row in rows:  # a tag taken meanwhile: only its row fails
                 self._one(row)

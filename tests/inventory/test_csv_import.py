@@ -12,8 +12,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from activity.models import ActionLog
-from inventory.choices import StatusType
 from companies.models import Company
+from inventory.choices import StatusType
 from inventory.models import (
     Accessory,
     Asset,
