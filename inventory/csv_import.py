@@ -106,8 +106,10 @@ class ImportResult:
 
     def outcome(self, line: int, status: str, cells: dict[str, str], messages: list[str] = ()) -> None:
         setattr(self, status, getattr(self, status) + 1)
-        if len(self.preview) < PREVIEW_ROWS:
+        if len(self.preview) < PREVIEW_ROWS or line < self.preview[-1]["line"]:  # the first lines, in order
             self.preview.append({"line": line, "status": status, "cells": cells, "messages": list(messages)})
+            self.preview.sort(key=lambda entry: entry["line"])
+            del self.preview[PREVIEW_ROWS:]
 
 
 class RowError(Exception):
