@@ -456,8 +456,9 @@ class AssetImporter:
         with transaction.atomic():  # one commit per batch; each row below is a savepoint
             if bulk:
                 self._bulk_create(bulk)
+            current = Asset.objects.in_bulk([row.existing for row in single if row.existing is not None])
             for row in single:
-                self._one(row)
+                self._one(row, current)
 
     def _new_asset(self, row: _AssetRow, moment: datetime) -> tuple[Asset, dict[str, Any] | None]:
         """The asset as ``asset_create`` builds it; checked out to the row's user as ``AssetKind.assign`` does,
@@ -515,22 +516,31 @@ class AssetImporter:
             site = services._locked_site_settings()
             services._bump_auto_tag_base(site, max(numbered, key=lambda tag: int(tag[len(prefix):])))
 
-    def _one(self, row: _AssetRow) -> None:
+    def _one(self, row: _AssetRow, current: dict[int, Asset] | None = None) -> None:
+        """One row through the API's services in its own savepoint; an update that changes nothing writes
+        nothing (decided on the batch's read of the existing assets, ``current``)."""
         try:
-            with transaction.atomic():
-                status = self._write_one(row)
+            if row.existing is None:
+                with transaction.atomic():
+                    asset = services.asset_create(actor=self.actor, data={**row.data, "asset_tag": row.tag},
+                                                  target=row.target)
+                self.tags[asset.asset_tag.lower()] = asset.pk
+                status = "created"
+            else:
+                asset = (current or {}).get(row.existing) or Asset.objects.get(pk=row.existing)
+                changed, target = self._update_plan(asset, row)
+                status = "skipped"
+                if changed or target is not None:
+                    with transaction.atomic():
+                        services.asset_update(asset=asset, actor=self.actor, data=changed, target=target)
+                    status = "updated"
         except SERVICE_ERRORS as exc:
             _fail(self.result, row.line, row.cells, self._problems(exc))
             return
         self.result.outcome(row.line, status, row.cells)
 
-    def _write_one(self, row: _AssetRow) -> str:
-        if row.existing is None:
-            asset = services.asset_create(actor=self.actor, data={**row.data, "asset_tag": row.tag},
-                                          target=row.target)
-            self.tags[asset.asset_tag.lower()] = asset.pk
-            return "created"
-        asset = Asset.objects.select_related("model").get(pk=row.existing)
+    def _update_plan(self, asset: Asset, row: _AssetRow) -> tuple[dict[str, Any], Any]:
+        """The fields the row changes, and the user to check the asset out to (None: no checkout)."""
         changed = {key: value for key, value in row.data.items() if _differs(asset, key, value)}
         target = row.target
         if target is not None and asset.assigned_user_id == target.pk:
@@ -538,10 +548,7 @@ class AssetImporter:
         elif target is not None and asset.is_assigned:
             raise DjangoValidationError({"assigned_user": [
                 "The asset is already checked out to someone else; check it in before importing a new holder."]})
-        if not changed and target is None:
-            return "skipped"
-        services.asset_update(asset=asset, actor=self.actor, data=changed, target=target)
-        return "updated"
+        return changed, target
 
 
 def _differs(obj: models.Model, key: str, value: Any) -> bool:
