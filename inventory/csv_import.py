@@ -188,7 +188,7 @@ class AssetImporter:
         if tag:
             self.file_tags[tag.lower()] = line
         if serial and self.site.unique_serial:
-            self.serials[serial.lower()] = existing
+            self.serials[serial.lower()] = existing if existing is not None else -line  # a new row of this file
         try:
             self._resolve(data, names, creating)
         except SERVICE_ERRORS as exc:

@@ -274,3 +274,84 @@ def test_existing_model_is_found_whatever_the_category_column_says(admin, tmp_pa
                                                         "Category": ""})])
     run("assets", path)
     assert Asset.objects.get(asset_tag="X-1").model == model
+
+
+def test_update_checks_out_a_free_asset_and_refuses_one_held_by_someone_else(admin, tmp_path):
+    dave, erin = UserFactory(username="dave"), UserFactory(username="erin")
+    free = AssetFactory(asset_tag="F-1")
+    held = AssetFactory(asset_tag="H-1", assigned_user=erin)
+    path = write_csv(tmp_path / "a.csv", [row("F-1", **{"Checked Out To": "dave"}),
+                                          row("H-1", **{"Checked Out To": "dave"})])
+
+    out, err = run("assets", path, "--update")
+
+    assert "1 updated" in out and "1 failed" in out
+    free.refresh_from_db()
+    held.refresh_from_db()
+    assert free.assigned_user == dave and held.assigned_user == erin
+    assert "line 3, column Checked Out To: The asset is already checked out to someone else" in err
+    assert held.name != "Laptop H-1"  # nothing of the refused row was written
+
+
+def test_generated_tags_and_the_counter(admin, site_settings, tmp_path):
+    site_settings.auto_increment_assets = True
+    site_settings.auto_increment_prefix = "GEN-"
+    site_settings.zerofill_count = 3
+    site_settings.next_auto_tag_base = 1
+    site_settings.save()
+    path = write_csv(tmp_path / "a.csv", [row("GEN-010"), row(""), row("")])
+
+    out, err = run("assets", path)
+
+    assert "3 created" in out, err
+    assert set(Asset.objects.values_list("asset_tag", flat=True)) == {"GEN-010", "GEN-011", "GEN-012"}
+
+
+def test_unique_serials_when_the_site_asks(admin, site_settings, tmp_path):
+    site_settings.unique_serial = True
+    site_settings.save()
+    AssetFactory(asset_tag="OLD", serial="SER-1")
+    path = write_csv(tmp_path / "a.csv", [row("N-1", Serial="ser-1"), row("N-2", Serial="SER-2"),
+                                          row("N-3", Serial="SER-2")])
+
+    out, err = run("assets", path)
+
+    assert "1 created" in out and "2 failed" in out
+    assert "line 2, column Serial: The serial must be unique." in err
+    assert "line 4, column Serial: The serial must be unique." in err
+
+
+def test_a_file_that_is_not_utf8_is_refused_whole(admin, tmp_path):
+    path = tmp_path / "latin1.csv"
+    path.write_bytes(",".join(HEADER).encode() + b"\r\nT-1,Caf\xe9\r\n")
+    with pytest.raises(CommandError, match="not readable CSV in UTF-8"):
+        run("assets", str(path))
+    assert not Asset.objects.exists()
+
+
+def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise():
+    from inventory.csv_columns import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal, log = Terminal(), io.StringIO()
+    bar, lines = Progress(12000, verb="imported", stream=terminal), Progress(12000, verb="imported", stream=log)
+    for _ in range(12):
+        bar.advance(1000)
+        lines.advance(1000)
+    bar.close()
+    assert "100%" in terminal.getvalue() and "12000/12000" in terminal.getvalue()
+    assert log.getvalue().splitlines() == ["imported 5000/12000 rows", "imported 10000/12000 rows",
+                                           "imported 12000/12000 rows"]
+
+
+@pytest.mark.postgres
+def test_bulk_import_keeps_the_live_asset_tally_exact(admin, tmp_path):
+    from inventory import tally
+
+    AssetFactory(asset_tag="PRE-1")
+    path = write_csv(tmp_path / "a.csv", [row(f"TL-{number}") for number in range(1, 1201)])
+    run("assets", path)
+    assert tally.live_asset_total() == Asset.objects.alive().count() == 1201
