@@ -48,3 +48,30 @@ def log_action(
         remote_ip=meta.get("remote_ip", ""),
         user_agent=meta.get("user_agent", ""),
     )
+
+
+def log_actions_bulk(rows: list[dict[str, Any]]) -> list[ActionLog]:
+    """Write many action-log rows in one statement (the CSV importer's batches), each filled as :func:`log_action`
+    fills one: ``rows`` hold its keyword arguments (``actor`` and the ids)."""
+    meta = current_request_meta()
+    now = timezone.now()
+    logs = [
+        ActionLog(
+            action_type=row["action_type"],
+            created_by=row.get("actor") if row.get("actor") is not None and row["actor"].pk else None,
+            item_type=row["item_type"],
+            item_id=row["item_id"],
+            target_type=row.get("target_type", ""),
+            target_id=row.get("target_id"),
+            location_id=row.get("location_id"),
+            company_id=row.get("company_id"),
+            note=row.get("note") or "",
+            log_meta=row.get("log_meta") or None,
+            action_date=row.get("action_date") or now,
+            action_source=meta.get("action_source", "api"),
+            remote_ip=meta.get("remote_ip", ""),
+            user_agent=meta.get("user_agent", ""),
+        )
+        for row in rows
+    ]
+    return ActionLog.objects.bulk_create(logs, batch_size=1000)

@@ -1,0 +1,213 @@
+"""CSV import and CSV/XLSX export in the admin (issue 14), as a mixin for the item admins (``AssetAdmin``,
+``AccessoryAdmin``, ``ConsumableAdmin``, ``ComponentAdmin``, ``LicenseAdmin``): the same importer and exporter as the
+commands (``inventory.csv_import``, ``inventory.csv_export``), so the same rules, services and log rows.
+
+Import is three steps: upload (a form: the file, "update existing") → preview (a dry run: the counts, every error by
+line and column, the first rows' outcomes) → confirm (the import itself). The uploaded file is kept server-side in
+``CSV_IMPORT_DIR`` (the system temporary directory by default) under a random name; the preview page carries only a
+signed token naming it, the user and the options (valid for an hour, for that user only), so the confirmation never
+re-uploads and no one can point the import at another file. The file is deleted once imported.
+
+Rights: importing needs the add permission (and the change permission with "update existing"); exporting needs the
+view permission. The acting user decides company separation as in the API: a user limited to a company imports
+into it and exports only its items.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import secrets
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+
+from assetsvc.request_meta import current_request_meta, reset_request_meta, set_request_meta
+from inventory.csv_columns import COLUMNS, MAX_FIELD_SIZE, CsvFileError
+from inventory.csv_export import export_queryset, write_export
+from inventory.csv_import import import_csv
+
+#: Largest upload accepted (bytes).
+MAX_UPLOAD = 50 * 1024 * 1024
+#: How long a preview may be confirmed (seconds).
+TOKEN_AGE = 3600
+#: Errors listed in the admin message after a confirmed import (all are on the preview page).
+MESSAGE_ERRORS = 20
+SIGNING_SALT = "inventory.admin_csv.import"
+IMPORT_SOURCE = "importer"
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+__all__ = ["CsvImportExportMixin", "import_dir"]
+
+
+def import_dir() -> Path:
+    """Where uploaded files wait for their confirmation (``CSV_IMPORT_DIR`` setting, else the temp directory)."""
+    directory = Path(getattr(settings, "CSV_IMPORT_DIR", "") or Path(tempfile.gettempdir()) / "assetsvc-imports")
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return directory
+
+
+class CsvUploadForm(forms.Form):
+    file = forms.FileField(label="CSV file", help_text="UTF-8, first row the column names (Snipe-IT's importer "
+                                                       "names, see the list below).")
+    update = forms.BooleanField(label="Update existing items", required=False)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD:
+            raise forms.ValidationError(f"The file may not be larger than {MAX_UPLOAD // (1024 * 1024)} MB.")
+        return upload
+
+
+class CsvImportExportMixin:
+    """Adds ``import/`` and ``import/confirm/`` views, an "Import CSV" link on the list (``changelist_view``'s
+    ``csv_import_url``, shown by ``admin/inventory/import/change_list.html``), and the export actions
+    ``export_selected_csv``/``export_selected_xlsx``. Set ``csv_kind`` (``asset``, ``accessory``, ...)."""
+
+    csv_kind: str = ""
+    change_list_template = "admin/inventory/import/change_list.html"
+
+    # --- URLs and link -----------------------------------------------------------------------------------------
+
+    def _url_name(self, suffix: str) -> str:
+        opts = self.model._meta
+        return f"{opts.app_label}_{opts.model_name}_{suffix}"
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("import/", wrap(self.csv_import_view), name=self._url_name("import")),
+            path("import/confirm/", wrap(self.csv_confirm_view), name=self._url_name("import_confirm")),
+            *super().get_urls(),
+        ]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None):
+        extra_context = dict(extra_context or {})
+        if self.has_add_permission(request):
+            extra_context["csv_import_url"] = reverse(f"{self.admin_site.name}:{self._url_name('import')}")
+        return super().changelist_view(request, extra_context=extra_context)
+
+    # --- import ------------------------------------------------------------------------------------------------
+
+    def _context(self, request: HttpRequest, **extra: Any) -> dict[str, Any]:
+        opts = self.model._meta
+        return {**self.admin_site.each_context(request), "opts": opts, "title": f"Import {opts.verbose_name_plural}",
+                "columns": [column.header for column in COLUMNS[self.csv_kind]],
+                "changelist_url": reverse(f"{self.admin_site.name}:{opts.app_label}_{opts.model_name}_changelist"),
+                **extra}
+
+    def _check_rights(self, request: HttpRequest, update: bool) -> None:
+        if not self.has_add_permission(request) or (update and not self.has_change_permission(request)):
+            raise PermissionDenied
+
+    def _run(self, request: HttpRequest, stream, *, update: bool, dry_run: bool):
+        meta = current_request_meta()
+        token = set_request_meta(remote_ip=meta.get("remote_ip", ""), user_agent=meta.get("user_agent", ""),
+                                 action_source=IMPORT_SOURCE)
+        try:
+            return import_csv(self.csv_kind, stream, actor=request.user, update=update, dry_run=dry_run)
+        finally:
+            reset_request_meta(token)
+
+    def csv_import_view(self, request: HttpRequest):
+        """Upload (GET, or a POST with errors) and preview (a valid POST: the dry run of the kept file)."""
+        self._check_rights(request, update=False)
+        form = CsvUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            update = form.cleaned_data["update"]
+            self._check_rights(request, update=update)
+            name = f"{secrets.token_hex(16)}.csv"
+            target = import_dir() / name
+            with open(target, "wb") as kept:
+                for chunk in form.cleaned_data["file"].chunks():
+                    kept.write(chunk)
+            try:
+                with open(target, "rb") as stream:
+                    result = self._run(request, stream, update=update, dry_run=True)
+            except CsvFileError as exc:
+                target.unlink(missing_ok=True)
+                form.add_error("file", str(exc))
+            else:
+                token = signing.dumps({"file": name, "user": request.user.pk, "kind": self.csv_kind,
+                                       "update": update}, salt=SIGNING_SALT)
+                return TemplateResponse(request, "admin/inventory/import/preview.html", self._context(
+                    request, result=result, token=token, update=update,
+                    preview_rows=[{**row, "values": [row["cells"].get(column.key, "")
+                                                     for column in COLUMNS[self.csv_kind]]}
+                                  for row in result.preview],
+                    confirm_url=reverse(f"{self.admin_site.name}:{self._url_name('import_confirm')}")))
+        return TemplateResponse(request, "admin/inventory/import/upload.html", self._context(
+            request, form=form, max_cell=MAX_FIELD_SIZE))
+
+    def csv_confirm_view(self, request: HttpRequest):
+        """Import the file the signed token names (POST only), then back to the list with the summary."""
+        if request.method != "POST":
+            return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import')}"))
+        try:
+            data = signing.loads(request.POST.get("token", ""), salt=SIGNING_SALT, max_age=TOKEN_AGE)
+        except signing.BadSignature:
+            messages.error(request, "This import preview has expired or is not valid; upload the file again.")
+            return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import')}"))
+        if data.get("user") != request.user.pk or data.get("kind") != self.csv_kind:
+            raise PermissionDenied
+        self._check_rights(request, update=bool(data.get("update")))
+        target = import_dir() / os.path.basename(data["file"])
+        if not target.exists():
+            messages.error(request, "This file was already imported or has expired; upload it again.")
+            return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import')}"))
+        try:
+            with open(target, "rb") as stream:
+                result = self._run(request, stream, update=bool(data.get("update")), dry_run=False)
+        except CsvFileError as exc:
+            messages.error(request, str(exc))
+            return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import')}"))
+        finally:
+            target.unlink(missing_ok=True)
+        level = messages.WARNING if result.failed else messages.SUCCESS
+        messages.add_message(request, level, f"Import done. {result.summary()}")
+        for error in result.errors[:MESSAGE_ERRORS]:
+            messages.error(request, error)
+        if len(result.errors) > MESSAGE_ERRORS:
+            messages.error(request, f"... and {len(result.errors) - MESSAGE_ERRORS} more errors.")
+        return HttpResponseRedirect(self._context(request)["changelist_url"])
+
+    # --- export actions ----------------------------------------------------------------------------------------
+
+    def _export(self, request: HttpRequest, queryset, fmt: str) -> HttpResponse:
+        scoped = export_queryset(self.csv_kind, user=request.user).filter(pk__in=queryset.values("pk"))
+        stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
+        name = f"{self.model._meta.verbose_name_plural.replace(' ', '-')}-{stamp}.{fmt}"
+        if fmt == "csv":
+            buffer: Any = io.StringIO()
+            count = write_export(self.csv_kind, scoped, buffer, fmt="csv")
+            response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+        else:
+            buffer = io.BytesIO()
+            count = write_export(self.csv_kind, scoped, buffer, fmt="xlsx")
+            response = HttpResponse(buffer.getvalue(), content_type=XLSX_TYPE)
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        response["X-Exported-Rows"] = str(count)
+        return response
+
+    def export_selected_csv(self, request: HttpRequest, queryset):
+        return self._export(request, queryset, "csv")
+
+    export_selected_csv.short_description = "Export selected as CSV (importer columns)"
+    export_selected_csv.allowed_permissions = ("view",)
+
+    def export_selected_xlsx(self, request: HttpRequest, queryset):
+        return self._export(request, queryset, "xlsx")
+
+    export_selected_xlsx.short_description = "Export selected as XLSX (importer columns)"
+    export_selected_xlsx.allowed_permissions = ("view",)
+

@@ -1,0 +1,107 @@
+"""CSV and XLSX export with the importer's columns (``inventory.csv_columns``), so that an export imports back
+unchanged (issue 14; docs/import-export.md). Rows are read as tuples (``values_list``), never as model instances, and
+written as they are read, so a large export stays flat in memory.
+
+Cell formats are what the importer reads: dates ``YYYY-MM-DD``, costs with two decimals, booleans ``1``/``0``,
+``Checked Out To`` the holder's username (empty for an asset checked out to another asset or a location, which the
+importer cannot express), ``Location`` an asset's default location (what the importer sets).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from datetime import date
+from decimal import Decimal
+from typing import IO, TYPE_CHECKING, Any
+
+from django.db import models
+
+from inventory.csv_columns import COLUMNS, Progress
+from inventory.models import Accessory, Asset, Component, Consumable, License
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+FORMATS = ("csv", "xlsx")
+
+#: Column key → the path read for it, per kind (the same keys as the importer's columns).
+_ASSET_PATHS = {
+    "asset_tag": "asset_tag", "name": "name", "serial": "serial", "model": "model__name",
+    "model_number": "model__model_number", "category": "model__category__name",
+    "manufacturer": "model__manufacturer__name", "status": "status__name", "location": "rtd_location__name",
+    "company": "company__name", "supplier": "supplier__name", "purchase_date": "purchase_date",
+    "purchase_cost": "purchase_cost", "order_number": "order_number", "warranty_months": "warranty_months",
+    "notes": "notes", "checked_out_to": "assigned_user__username",
+}
+_STOCK_PATHS = {
+    "name": "name", "category": "category__name", "company": "company__name",
+    "manufacturer": "manufacturer__name", "supplier": "supplier__name", "location": "location__name",
+    "model_number": "model_number", "order_number": "order_number", "purchase_date": "purchase_date",
+    "purchase_cost": "purchase_cost", "qty": "qty", "min_amt": "min_amt", "requestable": "requestable",
+    "notes": "notes", "item_no": "item_no", "serial": "serial", "seats": "seats", "license_name": "license_name",
+    "license_email": "license_email", "reassignable": "reassignable", "maintained": "maintained",
+    "expiration_date": "expiration_date", "termination_date": "termination_date",
+    "purchase_order": "purchase_order",
+}
+MODELS: dict[str, type[models.Model]] = {
+    "asset": Asset, "accessory": Accessory, "consumable": Consumable, "component": Component, "license": License,
+}
+
+
+def export_queryset(kind: str, *, user: User | None = None, company_id: int | None = None) -> models.QuerySet:
+    """The live items of ``kind`` to export: those ``user`` may see (company separation), of one company when
+    ``company_id`` is given; in id order."""
+    queryset = MODELS[kind].objects.filter(deleted_at__isnull=True)
+    if user is not None:
+        queryset = queryset.restrict(user)
+    if company_id is not None:
+        queryset = queryset.filter(company_id=company_id)
+    return queryset.order_by("pk")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def export_rows(kind: str, queryset: models.QuerySet, *, chunk_size: int = 2000) -> Iterator[list[str]]:
+    """The header, then one list of cells per item (read in chunks by the database cursor)."""
+    columns = COLUMNS[kind]
+    paths = _ASSET_PATHS if kind == "asset" else _STOCK_PATHS
+    yield [column.header for column in columns]
+    values = queryset.values_list(*(paths[column.key] for column in columns))
+    for row in values.iterator(chunk_size=chunk_size):
+        yield [_cell(value) for value in row]
+
+
+def write_export(kind: str, queryset: models.QuerySet, output: IO[Any], *, fmt: str = "csv",
+                 progress: Progress | None = None) -> int:
+    """Write the export of ``queryset`` to ``output`` (text for CSV, binary for XLSX); the number of items."""
+    count = 0
+    if fmt == "csv":
+        writer = csv.writer(output)
+        for row in export_rows(kind, queryset):
+            writer.writerow(row)
+            count += 1
+            if progress is not None and count > 1:
+                progress.advance()
+        return count - 1
+    from openpyxl import Workbook
+
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet(title=kind)
+    for row in export_rows(kind, queryset):
+        sheet.append(row)  # every cell as text: "00123" stays a tag, not the number 123
+        count += 1
+        if progress is not None and count > 1:
+            progress.advance()
+    workbook.save(output)
+    return count - 1

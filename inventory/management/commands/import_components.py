@@ -1,0 +1,10 @@
+"""``manage.py import_components FILE.csv [--update] [--dry-run] [--user NAME]``:
+import components from a CSV file with
+Snipe-IT's importer columns (docs/import-export.md)."""
+
+from inventory.management.commands._csv import ImportCommand
+
+
+class Command(ImportCommand):
+    help = "Import components from a CSV file (Snipe-IT importer columns); --update, --dry-run."
+    kind = "component"
