@@ -48,6 +48,7 @@ from assetsvc.admin_services import (
 from assetsvc.scoping import limiting_company_id
 from assetsvc.site import get_site_settings
 from inventory import catalogue_services, labels, licenses, services, stock
+from inventory.admin_csv import CsvImportExportMixin
 from inventory.api.catalogue import serializers as catalogue_serializers
 from inventory.api.licenses import serializers as license_serializers
 from inventory.api.reports import activity_rows
@@ -380,7 +381,8 @@ class ActionLogHistoryMixin:
 
 
 @admin.register(Asset)
-class AssetAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class AssetAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+    csv_kind = "asset"
     """Assets: saved by ``asset_create``/``asset_update`` (the status too), checked out, in and audited from the list
     (actions) and from the asset's page (buttons, each a form page calling the same service as the API), labels
     printed from both; the HISTORY page is the asset's action log."""
@@ -397,7 +399,7 @@ class AssetAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, adm
     readonly_fields = [*SERVICE_OWNED, "recent_activity"]
     autocomplete_fields = ["model", "status", "company", "location", "rtd_location", "supplier"]
     actions = ["checkout_selected", "checkin_selected", "audit_selected", "print_labels", "delete_selected_assets",
-               "restore_selected"]
+               "restore_selected", "export_selected_csv", "export_selected_xlsx"]
     bulk_delete_action = "delete_selected_assets"
 
     @admin.display(description="assigned to")
@@ -661,7 +663,7 @@ def admin_link(obj: Target | None) -> SafeString | str:
 STOCK_OWNED = ["created_by", "created_at", "updated_at", "deleted_at"]
 
 
-class StockAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class StockAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     """What the accessory and consumable admins share; each declares its kind, form and checkout form.
 
     The list annotates the units out with the kind's subquery (as the API's list), so a page is one query whatever
@@ -678,7 +680,7 @@ class StockAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, adm
     search_fields = ["name", "model_number", "order_number", "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company", "location"]
     autocomplete_fields = ["category", "company", "manufacturer", "supplier", "location"]
-    actions = ["checkout_selected"]
+    actions = ["checkout_selected", "export_selected_csv", "export_selected_xlsx"]
     change_form_template = "admin/inventory/stock_change_form.html"
 
     @property
@@ -783,12 +785,14 @@ class StockAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, adm
 
 @admin.register(Accessory)
 class AccessoryAdmin(StockAdmin):
+    csv_kind = "accessory"
     form = api_form(Accessory, stock_serializers.AccessoryWriteSerializer, StockForm)
     kind = stock.ACCESSORY
 
 
 @admin.register(Consumable)
 class ConsumableAdmin(StockAdmin):
+    csv_kind = "consumable"
     form = api_form(Consumable, stock_serializers.ConsumableWriteSerializer, StockForm)
     kind = stock.CONSUMABLE
     checkout_form = ConsumableCheckoutForm
@@ -861,6 +865,7 @@ class ComponentAdmin(StockAdmin):
     """As the accessory admin: validated by the API's write serializer, saved, deleted and restored by
     ``inventory.stock`` (a component with units installed cannot be deleted), units installed by
     ``inventory.checkout`` with the API's log row (components send no notifications)."""
+    csv_kind = "component"
 
     form = api_form(Component, stock_serializers.ComponentWriteSerializer, StockForm)
     kind = stock.COMPONENT
@@ -914,6 +919,7 @@ class LicenseAdmin(StockAdmin):
     (the kind's subquery), deletes and restores by the stock services, and the checkout action hands out the first
     free seat of each license. The change page shows every seat and links to the seat list, where given seats are
     checked out and in."""
+    csv_kind = "license"
 
     form = api_form(License, license_serializers.LicenseWriteSerializer, LicenseForm)
     kind = licenses.LICENSE
