@@ -1,6 +1,6 @@
 """Issue 14: no document in the repository points to a file outside it. Every Markdown file's links resolve to
-files inside the repository, every ``../`` path names a file of the repository, no absolute path of this machine appears, and every
-``name.md`` it mentions is a document of the repository."""
+files inside the repository, every ``../`` path names a file of the repository, no absolute path of this machine
+appears, and every ``name.md`` it mentions is a document of the repository."""
 
 from __future__ import annotations
 

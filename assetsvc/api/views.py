@@ -69,7 +69,26 @@ class SchemaView(SpectacularAPIView):
     permission_classes = [AllowAny]
 
 
-class SwaggerDocsView(SpectacularSwaggerView):
+#: The docs pages may load and call only this server: ReDoc's footer would fetch its logo from the vendor's CDN, and
+#: nothing else on the page should reach out either. Inline script and style are the pages' own (drf-spectacular's
+#: templates); ``blob:`` is ReDoc's search worker.
+DOCS_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; worker-src 'self' blob:; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+)
+
+
+class LocalOnlyPageMixin:
+    """Adds :data:`DOCS_CONTENT_SECURITY_POLICY` to the page."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Content-Security-Policy"] = DOCS_CONTENT_SECURITY_POLICY
+        return response
+
+
+class SwaggerDocsView(LocalOnlyPageMixin, SpectacularSwaggerView):
     """``/api/docs``: Swagger UI from the local static files (drf-spectacular-sidecar, served by whitenoise), no
     outside network. "Authorize" takes a personal access token; "Try it out" calls this same server."""
 
@@ -79,7 +98,7 @@ class SwaggerDocsView(SpectacularSwaggerView):
     url_name = "schema"
 
 
-class RedocDocsView(SpectacularRedocView):
+class RedocDocsView(LocalOnlyPageMixin, SpectacularRedocView):
     """``/api/redoc``: ReDoc from the local static files; the template drops drf-spectacular's web-font links."""
 
     permission_section = None

@@ -44,6 +44,15 @@ def test_docs_page_uses_only_local_files(client, db, url):
     assert "/api/v1/schema" in page
 
 
+@pytest.mark.parametrize("url", ["/api/docs", "/api/redoc"])
+def test_docs_page_may_reach_only_this_server(client, db, url):
+    """ReDoc's bundle fetches its vendor's logo from a CDN: the page's policy keeps the browser from asking."""
+    policy = dict(part.strip().split(" ", 1) for part in client.get(url)["Content-Security-Policy"].split(";"))
+    for directive in ("default-src", "connect-src", "img-src", "script-src", "style-src", "font-src"):
+        assert "http" not in policy[directive] and "*" not in policy[directive], directive
+    assert policy["connect-src"] == "'self'" and policy["default-src"] == "'self'"
+
+
 def test_swagger_ui_turns_off_its_outside_validator(client, db):
     page = client.get("/api/docs").content.decode()
     assert '"validatorUrl": null' in page
