@@ -177,8 +177,8 @@ class PersonalAccessTokenAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "revoked", "created_at", "expires_at"]
     list_filter = ["revoked"]
     search_fields = ["name", "user__username"]
-    readonly_fields = ["id", "user", "application", "access_token", "name", "created_at", "updated_at",
-                       "expires_at", "revoked"]
+    # The OAuth client and access-token rows behind a record are django-oauth-toolkit's internals: not shown.
+    readonly_fields = ["id", "user", "name", "created_at", "updated_at", "expires_at", "revoked"]
     actions = ["revoke_tokens"]
     created_template = "admin/accounts/personalaccesstoken/created.html"
 
