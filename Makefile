@@ -30,7 +30,7 @@ run: setup serve
 
 serve: install .secret_key
 	@if [ -n "$$REDIS_URL" ]; then workers=$${WEB_CONCURRENCY:-2}; else workers=1; fi; \
-	echo "Serving on http://$(HOST):$(PORT) with $$workers web worker(s) and 1 task worker; admin at /admin/"; \
+	echo "Serving on http://$(HOST):$(PORT) with $$workers web worker(s) and 1 task worker; admin at /admin/, API docs at /api/docs"; \
 	$(BIN)/python manage.py db_worker --no-reload --verbosity 0 & task_worker=$$!; \
 	trap 'kill -TERM $$task_worker 2>/dev/null; wait $$task_worker 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \

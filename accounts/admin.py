@@ -1,21 +1,34 @@
 """Django admin for accounts. Users and permission groups are saved, deleted and restored through
 ``accounts.services`` with the API's own serializers validating the input (STYLE.md §2), so the admin refuses what the
 API refuses (unknown permission keys, privilege escalation, deleting a user who holds assets) and a user delete is
-soft, logged and revokes the user's tokens. Token records are read-only; deleting one revokes its secret."""
+soft, logged and revokes the user's tokens. A super user issues a personal access token for anyone from the token
+list (the value is shown once, on the page that answers the form, and never stored); token records are otherwise
+read-only, and revoking or deleting one stops its secret. django-oauth-toolkit's own models and Django's auth groups
+are internals (permission groups are ``PermissionGroup``): :func:`hide_internal_admins` takes them off the admin."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm, BaseUserCreationForm, UserChangeForm
+from django.contrib.auth.models import Group
+from django.template.response import TemplateResponse
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_grant_model,
+    get_id_token_model,
+    get_refresh_token_model,
+)
 
 from accounts import services
 from accounts.api.groups import GroupWriteSerializer
 from accounts.api.users import UserWriteSerializer
 from accounts.models import PermissionGroup, PersonalAccessToken, User
-from accounts.services import personal_token_delete, personal_token_revoke
+from accounts.services import DEFAULT_TOKEN_NAME, personal_token_delete, personal_token_issue, personal_token_revoke
 from assetsvc.admin_services import (
     ServiceAdminMixin,
     ServiceFormMixin,
@@ -140,19 +153,66 @@ class PermissionGroupAdmin(ServiceAdminMixin, admin.ModelAdmin):
         services.group_delete(actor=request.user, group=obj)
 
 
+class PersonalTokenAddForm(forms.ModelForm):
+    """Who gets the token and its name; ``personal_token_issue`` makes it (the admin's ``save_model``)."""
+
+    class Meta:
+        model = PersonalAccessToken
+        fields = ["user", "name"]
+        help_texts = {"name": "Shown in the token list, e.g. the script or machine that uses it."}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # issue_token's rule: no token for a deleted or deactivated user (it could not authenticate anyway).
+        self.fields["user"].queryset = User.objects.filter(is_active=True, deleted_at__isnull=True).order_by(
+            "username")
+        self.fields["name"].initial = DEFAULT_TOKEN_NAME
+
+
 @admin.register(PersonalAccessToken)
 class PersonalAccessTokenAdmin(admin.ModelAdmin):
-    """Lists token records only: the value is never stored, so there is nothing secret to show or search."""
+    """Token records: the value is never stored, so there is nothing secret to show or search. "Add" issues a new
+    token (super users only: a token acts as its user) and answers with its value, once."""
 
     list_display = ["name", "user", "revoked", "created_at", "expires_at"]
     list_filter = ["revoked"]
     search_fields = ["name", "user__username"]
-    readonly_fields = ["id", "user", "application", "access_token", "name", "created_at", "updated_at",
-                       "expires_at", "revoked"]
+    # The OAuth client and access-token rows behind a record are django-oauth-toolkit's internals: not shown.
+    readonly_fields = ["id", "user", "name", "created_at", "updated_at", "expires_at", "revoked"]
     actions = ["revoke_tokens"]
+    created_template = "admin/accounts/personalaccesstoken/created.html"
 
     def has_add_permission(self, request) -> bool:
-        return False
+        return request.user.is_active and request.user.is_superuser
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = PersonalTokenAddForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.readonly_fields if obj is not None else []
+
+    def get_fields(self, request, obj=None):
+        return ["user", "name"] if obj is None else self.readonly_fields
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change:  # every field is read-only on the change page: nothing to save
+            return
+        record, raw = personal_token_issue(user=form.cleaned_data["user"], name=form.cleaned_data["name"])
+        obj.pk, obj.application_id, obj.access_token_id = record.pk, record.application_id, record.access_token_id
+        obj.created_at, obj.updated_at, obj.expires_at = record.created_at, record.updated_at, record.expires_at
+        obj._state.adding = False
+        request._issued_token = raw  # for response_add, on this request only
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """The value once, on the answer to the form itself: never in a message, a session or a cookie."""
+        raw = getattr(request, "_issued_token", None)
+        if raw is None:
+            return super().response_add(request, obj, post_url_continue)
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "record": obj, "token": raw,
+                   "title": "Personal access token created"}
+        return TemplateResponse(request, self.created_template, context)  # the admin's views send no-store
 
     @admin.action(description="Revoke selected tokens (keep the records)")
     def revoke_tokens(self, request, queryset) -> None:
@@ -183,3 +243,13 @@ class AccessTokenAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
+
+
+def hide_internal_admins() -> None:
+    """Unregister django-oauth-toolkit's models (its one client, tokens, grants: kept consistent by the token
+    services) and Django's auth ``Group`` (permissions here are ``PermissionGroup``). Called from
+    ``AccountsConfig.ready()``, after the admin has imported every app's ``admin`` module."""
+    for model in (get_application_model(), get_access_token_model(), get_refresh_token_model(), get_grant_model(),
+                  get_id_token_model(), Group):
+        if admin.site.is_registered(model):
+            admin.site.unregister(model)

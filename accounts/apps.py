@@ -7,6 +7,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import schema  # noqa: F401  (registers the OpenAPI authentication extension)
+        from accounts.admin import hide_internal_admins
         from accounts.authentication import resolve_bearer
         from accounts.permissions import PERMISSION_KEY_SET, has_access
         from assetsvc.registry import register_hook
@@ -17,3 +18,4 @@ class AccountsConfig(AppConfig):
         register_hook("permission_checker", has_access)
         register_hook("permission_keys", PERMISSION_KEY_SET)
         register_company_count(CountedKind("users_count", "accounts.User"))
+        hide_internal_admins()

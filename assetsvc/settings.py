@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "oauth2_provider",
     "django_tasks",
     "assetsvc",
@@ -231,9 +232,17 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    # /api/docs and /api/redoc load Swagger UI and ReDoc from drf-spectacular-sidecar's static files: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # validatorUrl None: Swagger UI would otherwise send the schema to an outside validator for its badge.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None, "displayOperationId": False},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "assetsvc.api.schema.document_errors",
+        "assetsvc.api.schema.canonical_paths",
+        "assetsvc.api.schema.attach_examples",
     ],
 }
 

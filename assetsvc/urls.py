@@ -1,10 +1,11 @@
-"""URL map: the Django admin, the health endpoints, and the API under ``/api/v1`` (trailing slash optional)."""
+"""URL map: the Django admin, the health endpoints, the API under ``/api/v1`` (trailing slash optional) and its
+browsable docs (``/api/docs`` Swagger UI, ``/api/redoc`` ReDoc)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
 
 from assetsvc import health
-from assetsvc.api.views import EndpointNotFoundView, SchemaView
+from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView
 
 api_v1 = [
     path("", include("accounts.api.urls")),
@@ -17,6 +18,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("health", health.live, name="health"),
     path("health/ready", health.ready, name="health-ready"),
+    path("api/docs", SwaggerDocsView.as_view(), name="api-docs"),
+    path("api/redoc", RedocDocsView.as_view(), name="api-redoc"),
     path("api/v1/", include(api_v1)),
     re_path(r"^api/v1(?:/.*)?$", EndpointNotFoundView.as_view()),
 ]

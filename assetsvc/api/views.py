@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 
 from django.views import defaults
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
 
 from assetsvc.api.exceptions import ENDPOINT_NOT_FOUND, SERVER_ERROR, json_error
 from assetsvc.api.middleware import is_api_request
@@ -60,6 +61,48 @@ def handler500(request):
 
 
 class SchemaView(SpectacularAPIView):
-    """The OpenAPI document, for any authenticated caller."""
+    """The OpenAPI document, public: the API's shape is no secret (Snipe-IT publishes its own), and the browsable
+    docs below load it before the reader has entered a token. A bad token is still refused (401), as on every
+    ``/api/v1`` route."""
 
     permission_section = None
+    permission_classes = [AllowAny]
+
+
+#: The docs pages may load and call only this server: ReDoc's footer would fetch its logo from the vendor's CDN, and
+#: nothing else on the page should reach out either. Inline script and style are the pages' own (drf-spectacular's
+#: templates); ``blob:`` is ReDoc's search worker.
+DOCS_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' blob:; worker-src 'self' blob:; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+)
+
+
+class LocalOnlyPageMixin:
+    """Adds :data:`DOCS_CONTENT_SECURITY_POLICY` to the page."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Content-Security-Policy"] = DOCS_CONTENT_SECURITY_POLICY
+        return response
+
+
+class SwaggerDocsView(LocalOnlyPageMixin, SpectacularSwaggerView):
+    """``/api/docs``: Swagger UI from the local static files (drf-spectacular-sidecar, served by whitenoise), no
+    outside network. "Authorize" takes a personal access token; "Try it out" calls this same server."""
+
+    permission_section = None
+    permission_classes = [AllowAny]
+    authentication_classes: list = []  # a page, not an API call: a stale token must not hide it
+    url_name = "schema"
+
+
+class RedocDocsView(LocalOnlyPageMixin, SpectacularRedocView):
+    """``/api/redoc``: ReDoc from the local static files; the template drops drf-spectacular's web-font links."""
+
+    permission_section = None
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    url_name = "schema"
+    template_name = "api_docs/redoc.html"

@@ -86,17 +86,27 @@ def test_setting_change_is_seen_without_a_restart(company):
     assert separation_applies_to(person) is False
 
 
-def test_bootstrap_admin_creates_admin_once_and_prints_a_token(monkeypatch, api_client):
+def test_bootstrap_admin_creates_admin_once_and_prints_a_token_once(monkeypatch, api_client):
     monkeypatch.setenv("ADMIN_PASSWORD", "s3cret-pass")
     output = run("bootstrap_admin")
     admin = User.objects.get(username="admin")
     assert admin.is_superuser and admin.check_password("s3cret-pass")
-    token = output.strip().splitlines()[-3].strip()
+    token = output.strip().splitlines()[-4].strip()
     assert api_client.get("/api/v1/users/me", HTTP_AUTHORIZATION=f"Bearer {token}").json()["username"] == "admin"
-    # A second run creates no user, just another token.
-    run("bootstrap_admin")
+    # Later starts create no user and no token: they say how to get another.
+    again = run("bootstrap_admin")
     assert User.objects.count() == 1
-    assert PersonalAccessToken.objects.count() == 2
+    assert PersonalAccessToken.objects.count() == 1
+    assert token not in again and "manage.py issue_token admin" in again and "/admin/" in again
+    # Once that token is revoked (or expired), the next start prints a new one.
+    record = PersonalAccessToken.objects.get()
+    api_client.delete(f"/api/v1/account/personal-access-tokens/{record.pk}", HTTP_AUTHORIZATION=f"Bearer {token}")
+    record.refresh_from_db()
+    assert record.revoked
+    third = run("bootstrap_admin")
+    fresh = third.strip().splitlines()[-4].strip()
+    assert fresh != token and "(shown once)" in third
+    assert api_client.get("/api/v1/users/me", HTTP_AUTHORIZATION=f"Bearer {fresh}").status_code == 200
 
 
 def test_bootstrap_admin_generates_and_prints_a_password(monkeypatch):
