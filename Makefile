@@ -47,7 +47,8 @@ prune: install .secret_key
 
 # The suite runs in parallel (pytest-xdist): one process per CPU, at most 4 (each has its own test database, and
 # the live drills start gunicorn processes of their own). TEST_WORKERS=0 runs it in one process; a single test:
-# make test PYTEST_ARGS='tests/api/test_envelope.py -k limit' TEST_WORKERS=0.
+# make test PYTEST_ARGS='tests/api/test_envelope.py -k limit' TEST_WORKERS=0. The browser tests alone:
+# make test PYTEST_ARGS=tests/browser (they need Debian's chromium, else they are skipped; docs/testing.md).
 TEST_WORKERS ?= auto
 test: install
 	$(BIN)/pytest -n $(TEST_WORKERS) --maxprocesses 4 $(PYTEST_ARGS)

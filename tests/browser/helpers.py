@@ -1,0 +1,61 @@
+"""What the browser tests do on admin pages, in one place: sign in, search a change list, run a list action, read the
+messages and the result table. Selectors are Django admin's own (``#searchbar``, ``select[name=action]``,
+``#result_list``, ``ul.messagelist``).
+
+Playwright's ``expect`` waits (up to the page's timeout) until its assertion holds, so a test never sleeps; use it
+for anything that appears after a navigation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the ``browser`` fixture skips (or fails) with the reason before any test uses it
+    expect = None
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from playwright.sync_api import Page
+
+__all__ = ["ADMIN_PASSWORD", "expect", "login", "messages", "result_column", "run_action", "search"]
+
+ADMIN_PASSWORD = "correct horse battery"  # UserFactory's
+
+
+def login(page: Page, username: str, password: str) -> None:
+    """Fill in and submit the admin's login form (the caller checks where it led)."""
+    page.goto("/admin/login/?next=/admin/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("#login-form input[type=submit]")
+    page.wait_for_load_state()
+
+
+def messages(page: Page) -> list[str]:
+    """The texts of the admin messages on the page (success, warning, error), in order."""
+    return [text.strip() for text in page.locator("ul.messagelist li").all_inner_texts()]
+
+
+def search(page: Page, changelist: str, query: str) -> None:
+    """Type ``query`` into the search box of the change list at ``changelist`` and submit it."""
+    page.goto(changelist)
+    page.fill("#searchbar", query)
+    page.press("#searchbar", "Enter")
+    page.wait_for_url(lambda url: "q=" in url)
+
+
+def result_column(page: Page, field: str) -> list[str]:
+    """The texts of one column of the change list's result table (``list_display`` name)."""
+    return [text.strip() for text in page.locator(f"#result_list tbody .field-{field}").all_inner_texts()]
+
+
+def run_action(page: Page, action: str, pks: Iterable[int]) -> None:
+    """Tick the rows ``pks`` of the change list on the page, choose the list action ``action`` and press Go."""
+    for pk in pks:
+        page.check(f'#result_list input.action-select[value="{pk}"]')
+    page.select_option("select[name=action]", action)
+    page.click("button[name=index]")
+    page.wait_for_load_state()
