@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
     from playwright.sync_api import Page
 
-__all__ = ["ADMIN_PASSWORD", "expect", "login", "messages", "result_column", "run_action", "search"]
+__all__ = ["ADMIN_PASSWORD", "expect", "login", "messages", "pick_autocomplete", "result_column", "run_action",
+           "search"]
 
 ADMIN_PASSWORD = "correct horse battery"  # UserFactory's
 
@@ -59,3 +60,14 @@ def run_action(page: Page, action: str, pks: Iterable[int]) -> None:
     page.select_option("select[name=action]", action)
     page.click("button[name=index]")
     page.wait_for_load_state()
+
+
+def pick_autocomplete(page: Page, select_id: str, typed: str, choice: str) -> None:
+    """Choose ``choice`` in the admin's autocomplete (select2) widget of the ``<select id=select_id>``: open it, type
+    ``typed`` into its search box, and click the first answer that contains ``choice``."""
+    page.click(f"[aria-labelledby='select2-{select_id}-container']")
+    page.fill(".select2-container--open .select2-search__field", typed)
+    option = page.locator(".select2-results__option", has_text=choice).first
+    expect(option).to_be_visible()
+    option.click()
+    expect(page.locator(f"#select2-{select_id}-container")).to_contain_text(choice)
