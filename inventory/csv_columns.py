@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -176,33 +175,6 @@ def read_csv(kind: str, stream: IO[str] | IO[bytes]) -> CsvRows:
     except (csv.Error, UnicodeDecodeError) as exc:
         raise CsvFileError(f"line {line}: the file is not readable CSV in UTF-8 ({exc}).") from None
     return result
-
-
-class Progress:
-    """Progress of a long command: a tqdm bar on a terminal (stderr), else a plain line every ``every`` items
-    ("imported 5000/100000 rows") on ``stream``; silent with ``stream=None``."""
-
-    def __init__(self, total: int, *, verb: str, stream: IO[str] | None = sys.stderr, every: int = 5000,
-                 unit: str = "rows") -> None:
-        self.total, self.verb, self.stream, self.every, self.unit = total, verb, stream, every, unit
-        self.done = 0
-        self._bar: Any = None
-        if stream is not None and getattr(stream, "isatty", lambda: False)():
-            from tqdm import tqdm
-
-            self._bar = tqdm(total=total, unit=f" {unit}", file=stream, desc=verb, dynamic_ncols=True)
-
-    def advance(self, count: int = 1) -> None:
-        before, self.done = self.done, self.done + count
-        if self._bar is not None:
-            self._bar.update(count)
-        elif self.stream is not None and (self.done // self.every > before // self.every or self.done == self.total):
-            self.stream.write(f"{self.verb} {self.done}/{self.total} {self.unit}\n")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
 
 
 def iter_chunks(items: list[Any], size: int) -> Iterator[list[Any]]:

@@ -17,7 +17,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from django.db import models
 
-from inventory.csv_columns import COLUMNS, Progress
+from assetsvc.progress import Progress
+from inventory.csv_columns import COLUMNS
 from inventory.models import Accessory, Asset, Component, Consumable, License
 
 if TYPE_CHECKING:

@@ -37,12 +37,13 @@ from activity.choices import ActionType
 from activity.services import log_actions_bulk
 from assetsvc.admin_services import SERVICE_ERRORS, error_map
 from assetsvc.api.fields import TextField
+from assetsvc.progress import Progress
 from assetsvc.site import get_site_settings
 from inventory import services, signals
 from inventory.api.hardware.serializers import AssetWriteSerializer
 from inventory.checkout import log_company_id
 from inventory.choices import StatusType
-from inventory.csv_columns import COLUMNS, CsvRows, Progress, header_of, iter_chunks, read_csv
+from inventory.csv_columns import COLUMNS, CsvRows, header_of, iter_chunks, read_csv
 from inventory.csv_common import (
     Catalogue,
     ImportResult,

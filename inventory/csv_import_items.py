@@ -12,6 +12,7 @@ from django.db import models, transaction
 from rest_framework import serializers
 
 from assetsvc.admin_services import SERVICE_ERRORS, error_map
+from assetsvc.progress import Progress
 from companies.models import Company
 from inventory import licenses, stock
 from inventory.api.licenses.serializers import LicenseWriteSerializer
@@ -21,7 +22,7 @@ from inventory.api.stock.serializers import (
     ConsumableWriteSerializer,
 )
 from inventory.choices import CategoryType
-from inventory.csv_columns import COLUMNS, CsvRows, Progress, header_of
+from inventory.csv_columns import COLUMNS, CsvRows, header_of
 from inventory.csv_common import (
     Catalogue,
     ImportResult,

@@ -330,7 +330,7 @@ def test_a_file_that_is_not_utf8_is_refused_whole(admin, tmp_path):
 
 
 def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise():
-    from inventory.csv_columns import Progress
+    from assetsvc.progress import Progress
 
     class Terminal(io.StringIO):
         def isatty(self):

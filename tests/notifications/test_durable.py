@@ -189,3 +189,29 @@ def test_prune_deletes_old_log_rows_and_finished_tasks_and_keeps_newer_ones(hook
     settings.ASSETSVC = {**settings.ASSETSVC, "WEBHOOK_LOG_RETENTION_DAYS": 10}
     call_command("prune_deliveries")  # the setting's default
     assert WebhookDelivery.objects.count() == 1 and DBTaskResult.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_prune_deletes_in_batches_and_reports_its_progress(monkeypatch):
+    """A large first pruning goes in short transactions (``BATCH`` rows each), with a line per 5,000 rows and a last
+    one in logs (a bar on a terminal); ``--no-progress`` is silent."""
+    from io import StringIO
+
+    from notifications.management.commands import prune_deliveries
+
+    monkeypatch.setattr(prune_deliveries, "BATCH", 2)
+    WebhookDelivery.objects.bulk_create([WebhookDelivery(event="test") for _ in range(5)])
+    age(WebhookDelivery.objects.all(), 40, "created_at")
+    WebhookDelivery.objects.create(event="test")  # new: kept
+    err, out = StringIO(), StringIO()
+
+    call_command("prune_deliveries", "--older-than", "30", stdout=out, stderr=err)
+
+    assert err.getvalue().splitlines() == ["deleted 5/5 rows"]
+    assert "Deleted 5 delivery-log row(s) and 0 finished task(s)" in out.getvalue()
+    assert WebhookDelivery.objects.count() == 1
+    WebhookDelivery.objects.bulk_create([WebhookDelivery(event="test") for _ in range(3)])
+    age(WebhookDelivery.objects.all(), 40, "created_at")
+    err = StringIO()
+    call_command("prune_deliveries", "--older-than", "30", "--no-progress", stdout=StringIO(), stderr=err)
+    assert err.getvalue() == "" and not WebhookDelivery.objects.exists()

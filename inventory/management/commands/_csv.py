@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import User
+from assetsvc.progress import Progress, progress_stream
 from assetsvc.request_meta import reset_request_meta, set_request_meta
-from inventory.csv_columns import CsvFileError, Progress
+from inventory.csv_columns import CsvFileError
 from inventory.csv_export import FORMATS, export_queryset, write_export
 from inventory.csv_import import import_csv
 
@@ -28,12 +27,6 @@ def acting_user(username: str | None) -> User:
         raise CommandError(f"No active user {username!r}." if username
                            else "No active super user exists: name the acting user with --user.")
     return user
-
-
-def progress_stream(command: BaseCommand):
-    """The command's stderr: the raw stream on a terminal (tqdm draws in place), else Django's wrapper (lines)."""
-    raw = getattr(command.stderr, "_out", sys.stderr)
-    return raw if raw.isatty() else command.stderr
 
 
 class ImportCommand(BaseCommand):
