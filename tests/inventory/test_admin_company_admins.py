@@ -318,3 +318,20 @@ def test_with_separation_off_an_admin_sees_every_company(cadmin_client, site_set
     assert response.context["cl"].result_count == 2
     assert cadmin_client.get(f"{CHANGELIST}{two_companies['theirs'].pk}/change/").status_code == 200
     assert autocomplete(cadmin_client, "assigned_user") == ["cadmin", "mate", "stranger"]
+
+
+def test_import_with_update_does_not_reach_another_companys_asset(cadmin_client, fmcs_on, two_companies):
+    """The tags of other companies' assets exist (tags are unique everywhere) but are not theirs to update: such a row
+    fails with the message a new asset with that tag gets, and the asset is untouched."""
+    theirs, mine = two_companies["theirs"], two_companies["mine"]
+    upload = csv_upload([{"Asset Tag": "THEIRS-1", "Notes": "changed by the neighbours"},
+                         {"Asset Tag": "MINE-1", "Notes": "ours, changed"}])
+    preview = cadmin_client.post(f"{CHANGELIST}import/", {"file": upload, "update": "on"})
+    assert preview.status_code == 200, preview.content
+    assert "The asset tag must be unique." in preview.content.decode()
+    done = cadmin_client.post(f"{CHANGELIST}import/confirm/", {"token": preview.context["token"]})
+    assert done.status_code == 302
+    theirs.refresh_from_db()
+    mine.refresh_from_db()
+    assert theirs.notes != "changed by the neighbours" and mine.notes == "ours, changed"
+    assert not ActionLog.objects.filter(item_id=theirs.pk).exists()
