@@ -120,6 +120,12 @@ def test_a_signed_in_admin_who_is_deactivated_is_out_at_the_next_request(cadmin_
     assert cadmin_client.get(CHANGELIST).status_code == 302
 
 
+def test_a_signed_in_admin_whose_admin_key_is_taken_away_is_out_at_the_next_request(cadmin_client, company_admin):
+    assert cadmin_client.get(CHANGELIST).status_code == 200
+    User.objects.filter(pk=company_admin.pk).update(permissions={"assets.view": 1})
+    assert cadmin_client.get(CHANGELIST).status_code == 302
+
+
 def test_the_index_shows_inventory_and_hides_what_is_not_theirs(cadmin_client):
     content = cadmin_client.get("/admin/").content.decode()
     assert "/admin/inventory/asset/" in content and "/admin/activity/actionlog/" in content
@@ -293,7 +299,7 @@ def test_new_items_get_their_company_and_the_picker_offers_only_it(cadmin_client
 
 def test_the_user_list_and_action_log_show_only_their_company(cadmin_client, fmcs_on, two_companies, superuser):
     users = cadmin_client.get("/admin/accounts/user/").content.decode()
-    assert "mate" in users and "stranger" not in users
+    assert "mate" in users and "stranger" not in users and "Company B" not in users  # no company filter either
     assert cadmin_client.get(f"/admin/accounts/user/{two_companies['stranger'].pk}/change/").status_code == 302
     services.asset_audit(asset=two_companies["mine"], actor=superuser, note="ours")
     services.asset_audit(asset=two_companies["theirs"], actor=superuser, note="theirs")
@@ -313,11 +319,23 @@ def test_an_accessory_of_another_company_is_neither_listed_nor_opened(cadmin_cli
     assert cadmin_client.get(f"/admin/inventory/accessory/{theirs.pk}/checkout/").status_code == 302
 
 
-def test_with_separation_off_an_admin_sees_every_company(cadmin_client, site_settings, two_companies):
+def test_with_separation_off_an_admin_sees_every_company(cadmin_client, site_settings, two_companies,
+                                                          other_company):
     response = cadmin_client.get(CHANGELIST)
     assert response.context["cl"].result_count == 2
     assert cadmin_client.get(f"{CHANGELIST}{two_companies['theirs'].pk}/change/").status_code == 200
     assert autocomplete(cadmin_client, "assigned_user") == ["cadmin", "mate", "stranger"]
+    # rule 7 lets them choose the company then: a plain select of every company (the company admin's autocomplete
+    # stays closed to them)
+    add_page = cadmin_client.get(f"{CHANGELIST}add/").content.decode()
+    assert "Company A" in add_page and "Company B" in add_page
+    assert cadmin_client.get("/admin/autocomplete/", {"app_label": "inventory", "model_name": "asset",
+                                                      "field_name": "company", "term": ""}).status_code == 403
+    model, status = AssetModelFactory(), StatusLabelFactory()
+    response = cadmin_client.post(f"{CHANGELIST}add/", {"asset_tag": "NEW-2", "model": model.pk,
+                                                        "status": status.pk, "company": other_company.pk})
+    assert response.status_code == 302
+    assert Asset.objects.get(asset_tag="NEW-2").company == other_company
 
 
 def test_import_with_update_does_not_reach_another_companys_asset(cadmin_client, fmcs_on, two_companies):
