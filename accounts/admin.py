@@ -115,6 +115,15 @@ class UserAdmin(ServiceAdminMixin, DjangoUserAdmin):
                                                              "password1", "password2"]})]
     readonly_fields = ["last_login", "created_at", "deleted_at"]
 
+    def get_fieldsets(self, request, obj=None):
+        """Without the change right (an administrator views users to pick them), the page is read-only: the password
+        is left out (Django would show parts of its hash and a "Reset password" link that answers 403)."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or self.has_change_permission(request, obj):
+            return fieldsets
+        return [(name, {**options, "fields": [field for field in options["fields"] if field != "password"]})
+                for name, options in fieldsets]
+
     def user_change_password(self, request, id, form_url=""):
         token = current_request.set(request)  # Django builds this form itself: the acting user comes this way
         try:

@@ -140,8 +140,9 @@ class User(AbstractBaseUser):
 
     @property
     def is_staff(self) -> bool:
-        # The Django admin is the settings UI: super users only.
-        return self.is_active and self.deleted_at is None and self.is_superuser
+        """Signs in to the Django admin: super users and holders of ``admin``, active and not deleted. What an
+        administrator may do there is ``has_perm`` (accounts.permissions.ADMIN_SITE_RIGHTS)."""
+        return perms.may_use_admin_site(self)
 
     @property
     def is_deleted(self) -> bool:
@@ -152,13 +153,13 @@ class User(AbstractBaseUser):
 
     # Django admin integration.
     def has_perm(self, perm: str, obj=None) -> bool:
-        return self.is_staff
+        return perms.admin_site_allows(self, perm)
 
     def has_perms(self, perm_list, obj=None) -> bool:
-        return self.is_staff
+        return all(perms.admin_site_allows(self, perm) for perm in perm_list)
 
     def has_module_perms(self, app_label: str) -> bool:
-        return self.is_staff
+        return perms.admin_site_allows_app(self, app_label)
 
     def get_full_name(self) -> str:
         return self.full_name

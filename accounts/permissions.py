@@ -139,3 +139,47 @@ def has_access(user: User, key: str) -> bool:
     if key in ITEM_KEYS and _evaluate(own, groups, "admin"):
         return True
     return _evaluate(own, groups, key)
+
+
+# --- the Django admin (back office) -------------------------------------------------------------------------------
+
+#: The Django permission actions (``<action>_<model>`` codenames).
+ADMIN_SITE_ACTIONS = frozenset({"view", "add", "change", "delete"})
+#: What an administrator who is not a super user (the ``admin`` key) may do in the Django admin: app label → model
+#: name (``"*"``: every model of the app) → actions. Anything not listed is refused: companies, site settings,
+#: webhook deliveries, permission groups, personal access tokens, adding or changing users. Users are viewable only so
+#: that the admin's user pickers (autocomplete, which checks the user admin's view permission) work. Labels are
+#: strings: this layer imports no app above it.
+ADMIN_SITE_RIGHTS: dict[str, dict[str, frozenset[str]]] = {
+    "inventory": {"*": ADMIN_SITE_ACTIONS},
+    "activity": {"actionlog": frozenset({"view"})},
+    "accounts": {"user": frozenset({"view"})},
+}
+
+
+def may_use_admin_site(user: User | None) -> bool:
+    """Whether ``user`` signs in to the Django admin (``is_staff``): active, not deleted, and holding ``admin`` (or
+    ``superuser``, which passes every key) in their own map or a group, not denied by their own ``-1``."""
+    if user is None or not getattr(user, "is_active", False) or getattr(user, "deleted_at", None) is not None:
+        return False
+    return has_access(user, "admin")
+
+
+def admin_site_allows(user: User | None, perm: str) -> bool:
+    """Django's ``user.has_perm("<app_label>.<action>_<model>")`` for the admin: everything for a super user who may
+    sign in; for any other administrator, what :data:`ADMIN_SITE_RIGHTS` lists; nothing for anyone else."""
+    if not may_use_admin_site(user):
+        return False
+    if is_superuser(user):
+        return True
+    app_label, _, codename = str(perm).partition(".")
+    action, _, model_name = codename.partition("_")
+    rights = ADMIN_SITE_RIGHTS.get(app_label, {})
+    return action in rights.get(model_name, rights.get("*", frozenset()))
+
+
+def admin_site_allows_app(user: User | None, app_label: str) -> bool:
+    """Django's ``user.has_module_perms(app_label)``: whether the app is shown in the admin at all."""
+    if not may_use_admin_site(user):
+        return False
+    return is_superuser(user) or app_label in ADMIN_SITE_RIGHTS

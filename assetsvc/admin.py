@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 
@@ -27,5 +28,8 @@ class SiteSettingsAdmin(admin.ModelAdmin):
         return False
 
     def changelist_view(self, request, extra_context=None):
+        # Super users only (docs/decisions.md): an administrator is refused here, not sent on to the change page.
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
         obj = SiteSettings.load()
         return HttpResponseRedirect(reverse("admin:assetsvc_sitesettings_change", args=[obj.pk]))

@@ -11,8 +11,9 @@ signal as the API). Licenses are saved by ``inventory.licenses`` and deleted and
 seats are checked out and in by ``item_checkout`` (a free seat) and ``inventory.licenses.seat_update`` (a given seat,
 as the API's seat PATCH). The action log is in ``activity.admin``.
 
-Company separation reads every row through ``restrict(user)`` as the API does (``ScopedAdminMixin``); only super
-users sign in (docs/decisions.md), and a super user sees every company. Each user's page lists what they hold
+Company separation reads every row through ``restrict(user)`` as the API does (``ScopedAdminMixin``). Super users and
+administrators (the ``admin`` key) sign in (docs/decisions.md); a super user sees every company, an administrator with
+a company only theirs when separation is on. Each user's page lists what they hold
 (``HoldingsUserAdmin``, the user admin of ``accounts`` extended from here)."""
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from assetsvc.admin_services import (
     ServiceModelForm,
     current_request,
     error_text,
+    restricted,
 )
 from assetsvc.scoping import limiting_company_id
 from assetsvc.site import get_site_settings
@@ -133,15 +135,6 @@ class CheckoutForm(PickerForm):
         return data
 
 
-def restricted(queryset: models.QuerySet, user: User) -> models.QuerySet:
-    """``queryset.restrict(user)`` for a scoped model (company separation, rules 1 to 5), else ``queryset``. A super
-    user sees everything (rule 2) without the site settings being read."""
-    restrict = getattr(queryset, "restrict", None)
-    if restrict is None or getattr(user, "is_superuser", False):
-        return queryset
-    return restrict(user)
-
-
 def restrict_choices(form: forms.Form, user: User) -> None:
     """Company separation for a form's row pickers: each choice among rows of a scoped model is limited to the
     rows ``user`` may see (a target of another company is then an invalid choice)."""
@@ -170,11 +163,27 @@ def action_form_page(model_admin: admin.ModelAdmin, request: HttpRequest, querys
 class ScopedAdminMixin:
     """Company separation in the admin, as in the API (STYLE.md §3): the changelist, change pages, autocomplete
     answers (Django's autocomplete reads the related admin's ``get_queryset``), actions, labels and history read rows
-    through ``restrict(request.user)``, and foreign key choices are restricted the same way. Only super users sign in
-    to the admin today (docs/decisions.md), and they see every company; this keeps the rule if that ever widens."""
+    through ``restrict(request.user)``, and foreign key choices are restricted the same way. Super users see every
+    company; an administrator (the ``admin`` key, docs/decisions.md) with a company sees theirs only when separation
+    is on.
+
+    The company picker: companies are super users' business (an administrator has no right on the company admin,
+    whose autocomplete would refuse them), so for anyone else it is a plain select of the companies they may see
+    (their own, with separation on), and the services apply rule 7 on top. The list's company filter, which would
+    name every company, is left out for a user limited to one."""
 
     def get_queryset(self, request):
         return restricted(super().get_queryset(request), request.user)
+
+    def get_autocomplete_fields(self, request):
+        fields = list(super().get_autocomplete_fields(request))
+        return fields if request.user.is_superuser else [name for name in fields if name != "company"]
+
+    def get_list_filter(self, request):
+        filters = list(super().get_list_filter(request))
+        if request.user.is_superuser or limiting_company_id(request.user) is None:  # rule 2 first: no settings read
+            return filters
+        return [item for item in filters if (item[0] if isinstance(item, list | tuple) else item) != "company"]
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
@@ -509,7 +518,7 @@ class AssetAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, 
     def audit_selected(self, request, queryset):
         report_each(self, request, queryset, lambda a: services.asset_audit(asset=a, actor=request.user), "audited")
 
-    @admin.action(description="Delete selected assets (soft)")
+    @admin.action(description="Delete selected assets (soft)", permissions=["delete"])
     def delete_selected_assets(self, request, queryset):
         self.delete_selected_items(request, queryset)
 
@@ -898,7 +907,7 @@ class ComponentAssignmentAdmin(AccessoryCheckoutAdmin):
 class LicenseForm(ServiceModelForm):
     """A license: validated by the API's write serializer, saved by ``license_create`` / ``license_update``, so seats
     follow ``seats`` (never below the assigned ones) with the API's messages. The product key is an ordinary field
-    here: only super users sign in to the admin, and they may see keys."""
+    here: only super users and administrators sign in to the admin, and ``admin`` passes ``licenses.keys``."""
 
     def call_service(self, data: dict) -> License:
         if self.adding:

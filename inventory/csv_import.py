@@ -39,6 +39,7 @@ from assetsvc.admin_services import SERVICE_ERRORS, error_map
 from assetsvc.api.fields import TextField
 from assetsvc.progress import Progress
 from assetsvc.site import get_site_settings
+from companies.querysets import limiting_company_id
 from inventory import services, signals
 from inventory.api.hardware.serializers import AssetWriteSerializer
 from inventory.checkout import log_company_id
@@ -100,6 +101,8 @@ class AssetImporter:
         self.names = NameFields().fields
         self.catalogue = Catalogue(actor)
         self.tags: dict[str, int] = {}
+        #: Assets whose tag exists but that the actor may not see (company separation): not theirs to update.
+        self.hidden: set[int] = set()
         self.serials: dict[str, int | None] = {}
         self.file_tags: dict[str, int] = {}
 
@@ -114,6 +117,9 @@ class AssetImporter:
             record_failure(self.result, line, {}, [("-", text)])
         with dry_run_scope(self.dry_run):
             self.tags = dict(Asset.objects.alive().annotate(low=Lower("asset_tag")).values_list("low", "pk"))
+            if limiting_company_id(self.actor) is not None:
+                visible = Asset.objects.restrict(self.actor).alive().values("pk")
+                self.hidden = set(Asset.objects.alive().exclude(pk__in=visible).values_list("pk", flat=True))
             if self.site.unique_serial:
                 self.serials = dict(Asset.objects.alive().exclude(serial="")
                                     .annotate(low=Lower("serial")).values_list("low", "pk"))
@@ -150,6 +156,9 @@ class AssetImporter:
         problems: list[tuple[str, str]] = []
         tag = self._name_tag(line, cells, problems)
         existing = self.tags.get(tag.lower()) if tag else None
+        if existing in self.hidden:  # another company's asset: its tag is taken, as for a new asset (no update)
+            record_failure(self.result, line, cells, [(self.col("asset_tag"), services.TAG_TAKEN)])
+            return None
         if existing is not None and not self.update and not problems:
             self.result.notes.append(f"line {line}: asset tag {tag} exists; skipped (use update to change it).")
             self.result.outcome(line, "skipped", cells, ["asset tag exists"])

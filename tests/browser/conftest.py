@@ -139,7 +139,7 @@ def page(request, browser, live_server):
 
 @pytest.fixture
 def admin_user(transactional_db):
-    """A super user (only super users sign in to the admin) with the factory's password (``helpers.ADMIN_PASSWORD``)."""
+    """A super user (who may do everything in the admin) with the factory's password (``helpers.ADMIN_PASSWORD``)."""
     return UserFactory(username="browser-admin", first_name="Ada", last_name="Admin", superuser=True)
 
 

@@ -24,7 +24,7 @@ def test_wrong_password_is_refused_on_the_form(page, admin_user):
     assert "sessionid" not in {cookie["name"] for cookie in page.context.cookies()}
 
 
-def test_user_without_super_user_rights_cannot_sign_in(page, transactional_db):
+def test_user_without_admin_rights_cannot_sign_in(page, transactional_db):
     user = UserFactory(username="clerk")
     login(page, user.username, ADMIN_PASSWORD)
     expect(page.locator(".errornote")).to_be_visible()

@@ -211,8 +211,8 @@ def test_user_page_lists_what_they_hold(admin_client):
 
 
 # --- company separation --------------------------------------------------------------------------------------------
-# Only super users sign in to the admin (docs/decisions.md), and they see every company (rule 2); these drive the
-# admin's own reads with a staff member of one company, the guard that keeps separation if sign-in ever widens.
+# Super users see every company (rule 2); these drive the admin's own reads with a member of one company. The same
+# through the real admin, with an administrator of one company signed in: test_admin_company_admins.py.
 
 
 def request_as(user: User, path: str = "/admin/", **params):
