@@ -11,6 +11,7 @@ DEFAULTS: dict[str, Any] = {
     "API_TOKEN_EXPIRATION_YEARS": 15,
     "MAX_RESULTS": 500,
     "API_ERROR_STATUS": "compat",
+    "API_DATE_FORMAT": "iso",
     "TRUSTED_PROXIES": "",
     "WEBHOOK_ENDPOINT": "",
     "WEBHOOK_CHANNEL": "",

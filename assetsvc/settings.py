@@ -268,11 +268,18 @@ _api_error_status = os.environ.get("API_ERROR_STATUS", "compat").strip().lower()
 if _api_error_status not in {"compat", "http"}:
     raise ImproperlyConfigured(f"API_ERROR_STATUS must be 'compat' or 'http', got {_api_error_status!r}")
 
+# iso: the specification's timestamp strings; snipeit: Snipe-IT's {"datetime", "formatted"} objects in records of
+# assets, items, companies and the action log (API-CONTRACT.md §3), for scripts such as jamf2snipe.
+_api_date_format = os.environ.get("API_DATE_FORMAT", "iso").strip().lower() or "iso"
+if _api_date_format not in {"iso", "snipeit"}:
+    raise ImproperlyConfigured(f"API_DATE_FORMAT must be 'iso' or 'snipeit', got {_api_date_format!r}")
+
 ASSETSVC = {
     "API_THROTTLE_PER_MINUTE": env_int("API_THROTTLE_PER_MINUTE", 120, minimum=1),
     "API_TOKEN_EXPIRATION_YEARS": env_int("API_TOKEN_EXPIRATION_YEARS", 15, minimum=1),
     "MAX_RESULTS": env_int("MAX_RESULTS", 500, minimum=1),
     "API_ERROR_STATUS": _api_error_status,
+    "API_DATE_FORMAT": _api_date_format,
     "TRUSTED_PROXIES": _trusted_proxies,
     "WEBHOOK_ENDPOINT": os.environ.get("WEBHOOK_ENDPOINT", "").strip(),
     "WEBHOOK_CHANNEL": os.environ.get("WEBHOOK_CHANNEL", "").strip(),

@@ -1,10 +1,10 @@
-"""URL map: the Django admin, the health endpoints, the API under ``/api/v1`` (trailing slash optional) and its
-browsable docs (``/api/docs`` Swagger UI, ``/api/redoc`` ReDoc)."""
+"""URL map: the web root (``/``), the Django admin, the health endpoints, the API under ``/api/v1`` (trailing slash
+optional) and its browsable docs (``/api/docs`` Swagger UI, ``/api/redoc`` ReDoc)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from assetsvc import health
+from assetsvc import health, home
 from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView
 
 api_v1 = [
@@ -22,6 +22,7 @@ urlpatterns = [
     path("api/redoc", RedocDocsView.as_view(), name="api-redoc"),
     path("api/v1/", include(api_v1)),
     re_path(r"^api/v1(?:/.*)?$", EndpointNotFoundView.as_view()),
+    path("", home.home, name="home"),  # last: the API's requests never try it
 ]
 
 handler400 = "assetsvc.api.views.handler400"

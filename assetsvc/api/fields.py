@@ -25,7 +25,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from assetsvc.api.formats import brief, iso_utc
+from assetsvc.api.formats import brief, record_timestamp
 from assetsvc.scoping import hidden_company, limiting_company_id
 
 BRIEF_SCHEMA = {
@@ -242,8 +242,11 @@ class FlexibleBooleanField(serializers.BooleanField):
 
 @extend_schema_field(OpenApiTypes.DATETIME)
 class IsoUtcField(serializers.ReadOnlyField):
+    """A record's timestamp: ISO 8601 UTC, or Snipe-IT's object under ``API_DATE_FORMAT=snipeit``
+    (:func:`assetsvc.api.formats.record_formats`; the schema documents the default)."""
+
     def to_representation(self, value):
-        return iso_utc(value)
+        return record_timestamp(value)
 
 
 @extend_schema_field(BRIEF_SCHEMA)

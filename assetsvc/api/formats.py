@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
+
+from assetsvc.conf import app_settings
 
 
 def iso_utc(value: datetime | None) -> str | None:
@@ -35,6 +38,32 @@ def datetime_object(value: datetime | None) -> dict[str, str] | None:
         return None
     local = timezone.localtime(value)
     return {"datetime": local.strftime("%Y-%m-%d %H:%M:%S"), "formatted": local.strftime("%Y-%m-%d %I:%M %p")}
+
+
+def date_object(value: date | None) -> dict[str, str] | None:
+    """Snipe-IT's dates: ``{"date": "YYYY-MM-DD", "formatted": "YYYY-MM-DD"}`` (its default display format)."""
+    if value is None:
+        return None
+    text = value.isoformat()
+    return {"date": text, "formatted": text}
+
+
+def record_formats() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """How records of assets, items, catalogue entries, companies and action-log rows render ``(timestamps,
+    dates)``: ISO strings by default, or Snipe-IT's objects under ``API_DATE_FORMAT=snipeit`` (API-CONTRACT.md
+    §3; jamf2snipe reads ``rows[0].updated_at.datetime``). Users, ``/users/me``, groups and token records keep their
+    own shapes. A record builder asks once per record, not once per value."""
+    if app_settings.API_DATE_FORMAT == "snipeit":
+        return datetime_object, date_object
+    return iso_utc, iso_date
+
+
+def record_timestamp(value: datetime | None) -> Any:
+    return record_formats()[0](value)
+
+
+def record_date(value: date | None) -> Any:
+    return record_formats()[1](value)
 
 
 def money(value: Decimal | None) -> str | None:

@@ -17,7 +17,7 @@ from assetsvc.api.fields import (
     person_brief,
     reference_limit,
 )
-from assetsvc.api.formats import brief, iso_utc
+from assetsvc.api.formats import brief, record_formats
 from assetsvc.api.serializers import ApiSerializer
 from companies.counts import COUNT_NAMES
 from companies.models import Company
@@ -55,6 +55,7 @@ class CompanySerializer(serializers.Serializer):
         request = self.context.get("request")
         caller = getattr(request, "user", None)
         counts = {name: int(getattr(company, name, 0) or 0) for name in COUNT_NAMES}
+        stamp, _day = record_formats()
 
         def can(key: str) -> bool:
             return bool(caller and caller.has_access(key))
@@ -70,8 +71,8 @@ class CompanySerializer(serializers.Serializer):
             **counts,
             "created_by": person_brief(company.created_by, reference_limit(self.context)),
             "notes": company.notes or None,
-            "created_at": iso_utc(company.created_at),
-            "updated_at": iso_utc(company.updated_at),
+            "created_at": stamp(company.created_at),
+            "updated_at": stamp(company.updated_at),
             "available_actions": {
                 "update": can("companies.edit"),
                 # Snipe-IT's isDeletable(): allowed and empty; the listed asset count may hide archived assets,

@@ -17,7 +17,7 @@ from accounts.permissions import has_access
 from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.api.fields import visible_reference
-from assetsvc.api.formats import brief, iso_date, iso_utc
+from assetsvc.api.formats import brief, record_formats
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
 from assetsvc.scoping import limiting_company_id
 from inventory.licenses import HIDDEN_KEY, LICENSE, can_view_keys
@@ -102,6 +102,7 @@ def activity_rows(logs, limit_company_id: int | None = None, show_keys: bool = F
     logs = list(logs)
     objects = _load_objects(logs)
     rows = []
+    stamp, day = record_formats()
     for log in logs:
         item = objects.get((log.item_type, log.item_id))
         target = objects.get((log.target_type, log.target_id)) if log.target_type else None
@@ -119,9 +120,9 @@ def activity_rows(logs, limit_company_id: int | None = None, show_keys: bool = F
                 "serial": item_serial(item, log.item_type, show_keys),
             },
             "location": brief(log.location),
-            "created_at": iso_utc(log.created_at),
-            "updated_at": iso_utc(log.updated_at),
-            "next_audit_date": iso_date(next_audit),
+            "created_at": stamp(log.created_at),
+            "updated_at": stamp(log.updated_at),
+            "next_audit_date": day(next_audit),
             "days_to_next_audit": (next_audit - log.created_at.date()).days if next_audit else None,
             "action_type": ACTION_LABELS.get(log.action_type, log.action_type),
             "admin": _person(log.created_by, limit_company_id),
@@ -134,7 +135,7 @@ def activity_rows(logs, limit_company_id: int | None = None, show_keys: bool = F
             "remote_ip": log.remote_ip or None,
             "user_agent": log.user_agent or None,
             "action_source": log.action_source or None,
-            "action_date": iso_utc(log.action_date or log.created_at),
+            "action_date": stamp(log.action_date or log.created_at),
         })
     return rows
 

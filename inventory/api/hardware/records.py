@@ -19,7 +19,7 @@ from assetsvc.api.fields import (
     actions_schema,
     person_brief,
 )
-from assetsvc.api.formats import brief, iso_date, iso_utc, money
+from assetsvc.api.formats import brief, money, record_formats
 from assetsvc.prepared import CompiledValues, int_sentinels
 from assetsvc.scoping import limiting_company_id
 from inventory.choices import StatusType
@@ -166,12 +166,13 @@ def is_available(asset: Asset) -> bool:
 
 
 def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
+    stamp, day = record_formats()
     model = asset.model
     status = asset.status
     deleted = asset.is_deleted
     warranty_expires = None
     if asset.warranty_months and asset.purchase_date:
-        warranty_expires = iso_date(add_months(asset.purchase_date, asset.warranty_months))
+        warranty_expires = day(add_months(asset.purchase_date, asset.warranty_months))
     return {
         "id": asset.pk,
         "name": asset.name,
@@ -204,15 +205,15 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "warranty_months": asset.warranty_months,
         "warranty_expires": warranty_expires,
         "created_by": person_brief(asset.created_by, perms.get("limit_company_id")),
-        "created_at": iso_utc(asset.created_at),
-        "updated_at": iso_utc(asset.updated_at),
-        "last_audit_date": iso_utc(asset.last_audit_date),
-        "next_audit_date": iso_date(asset.next_audit_date),
-        "deleted_at": iso_utc(asset.deleted_at),
-        "purchase_date": iso_date(asset.purchase_date),
-        "last_checkout": iso_utc(asset.last_checkout),
-        "last_checkin": iso_utc(asset.last_checkin),
-        "expected_checkin": iso_date(asset.expected_checkin),
+        "created_at": stamp(asset.created_at),
+        "updated_at": stamp(asset.updated_at),
+        "last_audit_date": stamp(asset.last_audit_date),
+        "next_audit_date": day(asset.next_audit_date),
+        "deleted_at": stamp(asset.deleted_at),
+        "purchase_date": day(asset.purchase_date),
+        "last_checkout": stamp(asset.last_checkout),
+        "last_checkin": stamp(asset.last_checkin),
+        "expected_checkin": day(asset.expected_checkin),
         "purchase_cost": money(asset.purchase_cost),
         "checkin_counter": asset.checkin_counter,
         "checkout_counter": asset.checkout_counter,

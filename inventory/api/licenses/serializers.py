@@ -34,7 +34,7 @@ from assetsvc.api.fields import (
     reference_limit,
     visible_reference,
 )
-from assetsvc.api.formats import iso_utc
+from assetsvc.api.formats import record_timestamp
 from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
 from companies.models import Company
 from inventory.api.catalogue.serializers import RecordSerializer
@@ -180,14 +180,14 @@ class LicenseSeatSerializer(serializers.Serializer):
         if user is None:
             return None
         return {"id": user.pk, "name": user.full_name, "email": user.email or None, "department": None,
-                "created_at": iso_utc(seat.created_at)}
+                "created_at": record_timestamp(seat.created_at)}
 
     @extend_schema_field(_SEAT_PLACE)
     def get_assigned_asset(self, seat: LicenseSeat) -> dict[str, Any] | None:
         asset = visible_reference(seat.assigned_asset, reference_limit(self.context))
         if asset is None:
             return None
-        return {"id": asset.pk, "name": asset.name or asset.asset_tag, "created_at": iso_utc(seat.created_at)}
+        return {"id": asset.pk, "name": asset.name or asset.asset_tag, "created_at": record_timestamp(seat.created_at)}
 
     @extend_schema_field(_SEAT_PLACE)
     def get_location(self, seat: LicenseSeat) -> dict[str, Any] | None:
@@ -195,7 +195,7 @@ class LicenseSeatSerializer(serializers.Serializer):
         location = getattr(holder, "location", None) if holder is not None else None
         if location is None:
             return None
-        return {"id": location.pk, "name": location.name, "created_at": iso_utc(seat.created_at)}
+        return {"id": location.pk, "name": location.name, "created_at": record_timestamp(seat.created_at)}
 
     def get_reassignable(self, seat: LicenseSeat) -> bool:
         return seat.license.reassignable

@@ -31,7 +31,7 @@ from assetsvc.api.fields import (
     reference_limit,
     visible_reference,
 )
-from assetsvc.api.formats import iso_date, money
+from assetsvc.api.formats import money, record_date
 from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
 from companies.models import Company
 from inventory.api.catalogue.serializers import RecordSerializer
@@ -77,7 +77,7 @@ ASSIGNED_TO_SCHEMA = {
 @extend_schema_field({"type": "string", "format": "date", "nullable": True})
 class DateField(serializers.ReadOnlyField):
     def to_representation(self, value):
-        return iso_date(value)
+        return record_date(value)
 
 
 @extend_schema_field({"type": "string", "format": "decimal", "nullable": True, "example": "12.50"})
