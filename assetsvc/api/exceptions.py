@@ -33,6 +33,7 @@ METHOD_NOT_ALLOWED = "Method not allowed"
 INVALID_JSON = "Invalid JSON"
 SERVER_ERROR = "An unexpected error occurred."
 TOO_MANY_REQUESTS = "Too Many Requests"
+BUSY = "The item is busy; try again."
 
 
 class BadQueryParameter(exceptions.APIException):
@@ -47,6 +48,30 @@ class BadQueryParameter(exceptions.APIException):
         super().__init__(message)
         self.parameter = parameter
         self.message = message
+
+
+class BatchRefused(exceptions.ValidationError):
+    """A batch request refused as a whole (API-CONTRACT.md §12): the validation envelope plus ``results``, one error
+    row per asset id (or none when the ids themselves are wrong). ``detail`` is ``{field: [texts]}`` or a text."""
+
+    def __init__(self, detail: Any, results: list[dict[str, Any]]) -> None:
+        super().__init__(detail)
+        self.message_text = detail if isinstance(detail, str) else None
+        self.results = results
+
+
+def error_messages(exc: Exception) -> Any:
+    """The envelope's ``messages`` of an expected error (a domain error, a field error), for answers that report
+    several outcomes in one body (a batch's rows); None for any other exception, which the caller re-raises."""
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, DomainError):
+        return exc.messages
+    if isinstance(exc, exceptions.ValidationError):
+        return _flatten(exc.detail)
+    if isinstance(exc, OperationalError) and "lock" in str(exc).lower():
+        return BUSY
+    return None
 
 
 def error_body(message: str, messages: Any = None, payload: Any = None) -> dict[str, Any]:
@@ -119,6 +144,13 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(error_body(message), status=_status_for("not_found"))
     if isinstance(exc, exceptions.Throttled):
         return Response({"message": TOO_MANY_REQUESTS}, status=429)
+    if isinstance(exc, BatchRefused):
+        if exc.message_text is not None:
+            body = error_body(exc.message_text)
+        else:
+            messages = _flatten(exc.detail)
+            body = error_body(next(iter(messages.values()))[0], messages)
+        return Response({**body, "results": exc.results}, status=_status_for("invalid"))
     if isinstance(exc, exceptions.ValidationError):
         return validation_response(_flatten(exc.detail))
     if is_database_outage(exc):
@@ -127,7 +159,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return Response(error_body(DATABASE_UNAVAILABLE), status=503)
     if isinstance(exc, OperationalError) and "lock" in str(exc).lower():
         # No Retry-After: the specification keeps it for 429 alone; the message already says to try again.
-        return Response(error_body("The item is busy; try again.", payload=None), status=409)
+        return Response(error_body(BUSY, payload=None), status=409)
     if isinstance(exc, exceptions.APIException):
         return Response(error_body(str(exc.detail)), status=exc.status_code)
     return None  # unhandled: ApiErrorMiddleware answers the 500 envelope

@@ -21,6 +21,9 @@ urlpatterns = [
     re_path(r"^hardware/(?P<kind>(?:audit|audits|checkins))/(?P<when>(?:due|overdue|due-or-overdue))$",
             _view(get="upcoming"), name="hardware-upcoming"),
     path("hardware/audit", _view(post="audit_by_tag"), name="hardware-audit-legacy"),
+    # before hardware/<pk>: neither is ever read as an asset id (API-CONTRACT.md §12)
+    path("hardware/bulk", _view(patch="bulk_partial_update", put="bulk_update"), name="hardware-bulk"),
+    path("hardware/audit/bulk", _view(post="bulk_audit"), name="hardware-audit-bulk"),
     path("hardware/<str:pk>", _view(get="retrieve", patch="partial_update", put="update", delete="destroy"),
          name="hardware-detail"),
     path("hardware/<str:pk>/checkout", _view(post="checkout"), name="hardware-checkout"),

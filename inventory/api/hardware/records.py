@@ -114,6 +114,9 @@ class AssetRow:
         self.assigned_location = _named(self.assigned_location_id, assigned_location_name)
         self.created_by = _ref(creator_id, username=creator_username, company_id=creator_company_id,
                                full_name=full_name(creator_first, creator_last, creator_username))
+        # the flat foreign keys of a write's answer (asset_write_record)
+        self.model_id, self.status_id, self.company_id = model_id, status_id, company_id
+        self.supplier_id, self.location_id, self.rtd_location_id = supplier_id, location_id, rtd_id
         self.is_deleted = self.deleted_at is not None
         self.is_assigned = bool(self.assigned_user_id or self.assigned_asset_id or self.assigned_location_id)
 

@@ -26,6 +26,22 @@ from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
 from inventory import labels, selectors, services
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
+from inventory.api.hardware.bulk import (
+    AUDIT_TEXTS,
+    NOTHING_TO_UPDATE,
+    UPDATE_TEXTS,
+    AssetBulkAuditSerializer,
+    AssetBulkUpdateSerializer,
+    BulkAuditAnswer,
+    BulkUpdateAnswer,
+    batch_answer,
+    batch_ids,
+    custom_field_input,
+    field_errors,
+    forbidden_keys,
+    refuse_batch,
+    run_rows,
+)
 from inventory.api.hardware.records import (
     ASSET_RELATED,
     AssetRecordSerializer,
@@ -62,7 +78,7 @@ def _doc(operation_id: str, request=None, response=None):
 ASSET_LIST = AssetRecordSerializer(many=True)
 #: Verbs whose service locks and re-reads the asset: the URL's asset needs no relations (compiling a 13-relation
 #: select cost more than the verb's SQL).
-VERB_ACTIONS = frozenset({"checkout", "checkin", "audit"})
+VERB_ACTIONS = frozenset({"checkout", "checkin", "audit", "bulk_partial_update", "bulk_update", "bulk_audit"})
 #: Actions that never read the 13 relations through the queryset: the lists page ids and load rows by
 #: ``records.asset_rows``, a read checks visibility by id, a verb locks and re-reads. Their queryset has no
 #: ``select_related`` (Django deep-copies it on every clone: a fifth of a detail read's Python time, issue 13).
@@ -96,6 +112,9 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         "bytag_checkin": "checkin",
         "checkin_by_tag": "checkin",
         "audit_by_tag": "audit",
+        "bulk_partial_update": "edit",
+        "bulk_update": "edit",
+        "bulk_audit": "audit",
         "bytag_action": None,  # replaced in initial() by bytag_checkout / bytag_checkin
     }
     not_found_message = "Asset does not exist."
@@ -385,15 +404,16 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     def _audit(self, asset: Asset) -> Response:
         data = self.validated(AssetAuditSerializer).validated_data
+        return success(self.audit_payload(data, asset), "Asset audit successfully logged.")
+
+    def audit_payload(self, data: dict[str, Any], asset: Asset) -> dict[str, Any]:
+        """Audit ``asset`` with the validated audit input; the answer's payload."""
         asset, log = services.asset_audit(
             asset=asset, actor=self.request.user, note=data.get("note") or "",
             next_audit_date=data.get("next_audit_date"), location=data.get("location_id"),
         )
-        return success(
-            {"id": asset.pk, "asset_tag": asset.asset_tag, "note": log.note or None,
-             "next_audit_date": iso_date(asset.next_audit_date)},
-            "Asset audit successfully logged.",
-        )
+        return {"id": asset.pk, "asset_tag": asset.asset_tag, "note": log.note or None,
+                "next_audit_date": iso_date(asset.next_audit_date)}
 
     @_doc("hardware_audit", AssetAuditSerializer)
     def audit(self, request, pk=None):
@@ -403,3 +423,59 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     def audit_by_tag(self, request):
         tag = self.validated(AssetTagSerializer).validated_data["asset_tag"]
         return self._audit(self.by_tag(tag))
+
+    # -- bulk update / bulk audit (API-CONTRACT.md §12) -------------------------------------------------------------
+
+    def batch_assets(self, ids: list[int]) -> dict[int, Asset]:
+        """The batch's live assets the caller may see, in one query (the services lock and re-read each row)."""
+        return {asset.pk: asset for asset in self.get_queryset().filter(pk__in=ids).order_by()}
+
+    def batch_change(self, serializer_class, data: dict[str, Any], ids: list[int],
+                     refused: dict[str, list[str]] | None = None):
+        """The shared input, validated once: a value wrong whatever the asset refuses the whole batch."""
+        serializer = serializer_class(data={**data, "ids": ids}, context={"request": self.request})
+        errors: dict[str, list[str]] = {}
+        try:
+            serializer.is_valid(raise_exception=True)
+        except exceptions.ValidationError as exc:
+            errors = field_errors(exc)
+        custom, custom_errors = custom_field_input(data)
+        errors = {**errors, **(refused or {}), **custom_errors}
+        if errors:
+            raise refuse_batch(ids, errors)
+        return serializer, custom
+
+    @_doc("hardware_bulk_partial_update", AssetBulkUpdateSerializer, BulkUpdateAnswer)
+    def bulk_partial_update(self, request):
+        """``PATCH hardware/bulk``: one change for many assets, each row by ``asset_update`` as a single PATCH."""
+        data = self.write_input()
+        ids = batch_ids(data)
+        serializer, custom = self.batch_change(AssetBulkUpdateSerializer, data, ids, forbidden_keys(data))
+        change = serializer.asset_data()
+        if not change and not custom:
+            raise refuse_batch(ids, NOTHING_TO_UPDATE)
+        results, done = run_rows(ids, self.batch_assets(ids), lambda asset: services.asset_update(
+            asset=asset, actor=request.user, data=change))
+        context = self.get_serializer_context()
+        records = {row.pk: AssetWriteRecordSerializer(row, context=context).data for row in asset_rows(list(done))}
+        for row in results:
+            if row["status"] == "success":
+                row["messages"], row["payload"] = UPDATE_TEXTS["one"], records[row["id"]]
+        return Response(batch_answer(results, UPDATE_TEXTS))
+
+    @_doc("hardware_bulk_update", AssetBulkUpdateSerializer, BulkUpdateAnswer)
+    def bulk_update(self, request):
+        """PUT is partial too (API-CONTRACT.md §1)."""
+        return self.bulk_partial_update(request)
+
+    @_doc("hardware_audit_bulk", AssetBulkAuditSerializer, BulkAuditAnswer)
+    def bulk_audit(self, request):
+        """``POST hardware/audit/bulk``: one audit for many assets, each row by ``asset_audit`` as a single audit."""
+        ids = batch_ids(self.input)
+        serializer, _custom = self.batch_change(AssetBulkAuditSerializer, self.input, ids)
+        results, done = run_rows(ids, self.batch_assets(ids),
+                                 lambda asset: self.audit_payload(serializer.validated_data, asset))
+        for row in results:
+            if row["status"] == "success":
+                row["messages"], row["payload"] = AUDIT_TEXTS["one"], done[row["id"]]
+        return Response(batch_answer(results, AUDIT_TEXTS))
