@@ -74,6 +74,18 @@ _TOKEN_CREATED = {
     },
 }  # the token value is made up
 
+_BULK_AUDIT = {
+    "status": "partial",
+    "message": "1 asset(s) audited successfully, 1 failed. See the results array for details.",
+    "messages": "1 asset(s) audited successfully, 1 failed. See the results array for details.",
+    "payload": {"total": 2, "success": 1, "error": 1},
+    "results": [
+        {"id": 1, "status": "success", "messages": "Asset audit successfully logged.",
+         "payload": {"id": 1, "asset_tag": "LAP-0042", "note": "RFID sweep, room 2", "next_audit_date": "2027-06-01"}},
+        {"id": 7, "status": "error", "messages": "Asset does not exist.", "payload": None},
+    ],
+}
+
 #: operationId → the success answer's example.
 RECORDED_ANSWERS: dict[str, Any] = {
     "hardware_checkout": _CHECKOUT,
@@ -82,6 +94,7 @@ RECORDED_ANSWERS: dict[str, Any] = {
     "hardware_checkinbytag": _CHECKIN,
     "hardware_audit": _AUDIT,
     "hardware_audit_legacy": _AUDIT,
+    "hardware_audit_bulk": _BULK_AUDIT,
     "hardware_history_list": _HISTORY,
     "reports_activity_list": _HISTORY,
     "personal_access_tokens_list": _TOKENS,

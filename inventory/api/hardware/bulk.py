@@ -133,7 +133,7 @@ class AssetBulkUpdateSerializer(AssetUpdateSerializer):
         fields = super().get_fields()
         for key in NOT_BULK_KEYS:
             fields.pop(key, None)
-        return fields
+        return {"ids": fields.pop("ids"), **fields}  # first: the schema's example body starts with it
 
     def validate_serial(self, value):
         return value
@@ -145,6 +145,10 @@ class AssetBulkAuditSerializer(AssetAuditSerializer):
 
     ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=True,
                                 help_text="Asset ids (integers or digit strings), at most MAX_RESULTS distinct.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        return {"ids": fields.pop("ids"), **fields}
 
 
 # --- the answer's schema ------------------------------------------------------------------------------------------
