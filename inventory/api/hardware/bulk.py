@@ -95,6 +95,13 @@ def custom_field_input(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, 
     return {}, errors
 
 
+def row_change(asset: Asset, change: dict[str, Any], custom: dict[str, Any]) -> dict[str, Any]:
+    """One row's data for ``asset_update``: the shared change plus the custom-field values, which will be checked here
+    against this asset's model's fieldset (a column it lacks fails the row with its field error, §12). ``custom`` is
+    empty until custom fields exist."""
+    return change
+
+
 def refuse_batch(ids: list[int], messages: Any) -> BatchRefused:
     """A shared change that is wrong for every asset: the refusal, with one error row per id."""
     return BatchRefused(messages, [result_row(pk, "error", messages) for pk in ids])

@@ -40,6 +40,7 @@ from inventory.api.hardware.bulk import (
     field_errors,
     forbidden_keys,
     refuse_batch,
+    row_change,
     run_rows,
 )
 from inventory.api.hardware.records import (
@@ -455,7 +456,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         if not change and not custom:
             raise refuse_batch(ids, NOTHING_TO_UPDATE)
         results, done = run_rows(ids, self.batch_assets(ids), lambda asset: services.asset_update(
-            asset=asset, actor=request.user, data=change))
+            asset=asset, actor=request.user, data=row_change(asset, change, custom)))
         context = self.get_serializer_context()
         records = {row.pk: AssetWriteRecordSerializer(row, context=context).data for row in asset_rows(list(done))}
         for row in results:
