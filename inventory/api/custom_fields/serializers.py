@@ -239,10 +239,23 @@ class DisassociateSerializer(ApiSerializer):
     fieldset_id = ScopedPrimaryKeyRelatedField(queryset=CustomFieldset.objects.all())
 
 
+#: The reads Snipe-IT serves behind ``POST`` take no input (a body is ignored).
+NO_INPUT_SCHEMA = {"type": "object", "description": "Ignored: this read takes no input.", "properties": {}}
+
+
+@extend_schema_field({"type": "array", "items": {"type": "integer", "minimum": 1}})
+class FieldIdsField(serializers.ListField):
+    """A list of field ids (numbers or digit strings); anything else is one error on the key."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("child", serializers.JSONField())
+        super().__init__(**kwargs)
+
+
 class OrderSerializer(ApiSerializer):
     """``POST fields/fieldsets/{id}/order``: the set's field ids in their new order."""
 
-    item = serializers.ListField(child=serializers.JSONField(), allow_empty=True)
+    item = FieldIdsField(allow_empty=True)
 
     def validate_item(self, value: list[Any]) -> list[int]:
         ids = []

@@ -105,7 +105,9 @@ class CustomFieldsetViewSet(CustomFieldsViewSetBase):
     def annotate(self, queryset: QuerySet) -> QuerySet:
         return with_rows(queryset)
 
-    @extend_schema(request=None, responses={200: s.FieldRowsSerializer}, operation_id="fieldsets_fields_list")
+    @extend_schema(methods=["GET"], responses={200: s.FieldRowsSerializer}, operation_id="fieldsets_fields_list")
+    @extend_schema(methods=["POST"], request={"application/json": s.NO_INPUT_SCHEMA}, responses={200: s.FieldRowsSerializer},
+                   operation_id="fieldsets_fields_list_post")
     @action(detail=True, methods=["get", "post"], url_path="fields", pagination_class=None, filter_backends=[])
     def fields_list(self, request, pk=None):
         """The set's fields in order, each with its ``required`` flag (Snipe-IT reads it with POST)."""
@@ -113,8 +115,10 @@ class CustomFieldsetViewSet(CustomFieldsViewSetBase):
         rows = s.CustomFieldSerializer(fields, many=True, context=self.get_serializer_context()).data
         return Response({"total": len(rows), "rows": rows})
 
-    @extend_schema(request=None, responses={200: s.DefaultValueRowsSerializer},
+    @extend_schema(methods=["GET"], responses={200: s.DefaultValueRowsSerializer},
                    operation_id="fieldsets_fields_for_model")
+    @extend_schema(methods=["POST"], request={"application/json": s.NO_INPUT_SCHEMA}, responses={200: s.DefaultValueRowsSerializer},
+                   operation_id="fieldsets_fields_for_model_post")
     @action(detail=True, methods=["get", "post"], url_path=r"fields/(?P<model_id>[^/]+)", pagination_class=None,
             filter_backends=[])
     def fields_for_model(self, request, pk=None, model_id=None):
