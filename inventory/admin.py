@@ -681,6 +681,10 @@ class CustomFieldsetAdmin(ServiceAdminMixin, admin.ModelAdmin):
             if not data or data.get("DELETE") or data.get("field") is None:
                 continue
             rows.append((data["field"], bool(data.get("required")), int(data.get("order") or 0)))
+        if not change:  # a new set keeps the fields it received for ``auto_add_to_fieldsets``
+            listed = {field.pk for field, _, _ in rows}
+            rows += [(m.field, m.required, m.order) for m in form.instance.memberships.select_related("field")
+                     if m.field_id not in listed]
         custom_field_services.custom_fieldset_set_fields(fieldset=form.instance, rows=rows, actor=request.user)
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
 

@@ -381,3 +381,20 @@ def test_users_cannot_grant_customfields_keys_they_lack(make_client):
     assert response.status_code == 403
     target.refresh_from_db()
     assert target.permissions == {"customfields.view": 1}
+
+
+# --- value storage (the values API comes next; the constraints are in place now) ------------------------------------
+
+
+def test_value_storage_enforces_one_value_per_asset_and_unique_keys_in_the_database():
+    from django.db import IntegrityError, transaction
+
+    field = CustomFieldFactory(is_unique=True)
+    first, second = AssetFactory(), AssetFactory()
+    AssetFieldValue.objects.create(asset=first, field=field, value="AA:BB", unique_key="k1")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        AssetFieldValue.objects.create(asset=first, field=field, value="other")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        AssetFieldValue.objects.create(asset=second, field=field, value="aa:bb", unique_key="k1")
+    AssetFieldValue.objects.create(asset=second, field=field, value="aa:bb", unique_key=None)  # e.g. a deleted asset
+    assert AssetFieldValue.objects.filter(field=field).count() == 2

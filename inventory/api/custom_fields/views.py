@@ -17,6 +17,8 @@ from inventory import custom_field_services as services
 from inventory.api.custom_fields import serializers as s
 from inventory.models import AssetModel, CustomField, CustomFieldset, CustomFieldsetField
 
+NO_INPUT = {"application/json": s.NO_INPUT_SCHEMA}
+
 
 def with_rows(queryset: QuerySet) -> QuerySet:
     """Fieldsets with their fields (in order, one query) and live models (one query) prefetched."""
@@ -106,7 +108,7 @@ class CustomFieldsetViewSet(CustomFieldsViewSetBase):
         return with_rows(queryset)
 
     @extend_schema(methods=["GET"], responses={200: s.FieldRowsSerializer}, operation_id="fieldsets_fields_list")
-    @extend_schema(methods=["POST"], request={"application/json": s.NO_INPUT_SCHEMA}, responses={200: s.FieldRowsSerializer},
+    @extend_schema(methods=["POST"], request=NO_INPUT, responses={200: s.FieldRowsSerializer},
                    operation_id="fieldsets_fields_list_post")
     @action(detail=True, methods=["get", "post"], url_path="fields", pagination_class=None, filter_backends=[])
     def fields_list(self, request, pk=None):
@@ -117,7 +119,7 @@ class CustomFieldsetViewSet(CustomFieldsViewSetBase):
 
     @extend_schema(methods=["GET"], responses={200: s.DefaultValueRowsSerializer},
                    operation_id="fieldsets_fields_for_model")
-    @extend_schema(methods=["POST"], request={"application/json": s.NO_INPUT_SCHEMA}, responses={200: s.DefaultValueRowsSerializer},
+    @extend_schema(methods=["POST"], request=NO_INPUT, responses={200: s.DefaultValueRowsSerializer},
                    operation_id="fieldsets_fields_for_model_post")
     @action(detail=True, methods=["get", "post"], url_path=r"fields/(?P<model_id>[^/]+)", pagination_class=None,
             filter_backends=[])
