@@ -398,3 +398,12 @@ def test_value_storage_enforces_one_value_per_asset_and_unique_keys_in_the_datab
         AssetFieldValue.objects.create(asset=second, field=field, value="aa:bb", unique_key="k1")
     AssetFieldValue.objects.create(asset=second, field=field, value="aa:bb", unique_key=None)  # e.g. a deleted asset
     assert AssetFieldValue.objects.filter(field=field).count() == 2
+
+
+def test_activity_report_names_fields_and_fieldsets(token_client):
+    field = token_client.post("/api/v1/fields", {"name": "IMEI", "element": "text"}, format="json").json()["payload"]
+    token_client.post("/api/v1/fieldsets", {"name": "Phones"}, format="json")
+    rows = token_client.get("/api/v1/reports/activity").json()["rows"]
+    assert {(row["item"]["type"], row["item"]["name"]) for row in rows} == {("customfield", "IMEI"),
+                                                                            ("customfieldset", "Phones")}
+    assert field["id"] in {row["item"]["id"] for row in rows}
