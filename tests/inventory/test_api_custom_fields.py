@@ -331,7 +331,7 @@ def test_models_take_fieldset_id_and_its_alias(token_client, settings):
                                                 "custom_fieldset_id": str(fieldset.pk)}, format="json").json()
     assert body["status"] == "success", body
     record = body["payload"]
-    assert record["fieldset"] == {"id": fieldset.pk, "name": "Laptops"}
+    assert record["fieldset"] == {"id": fieldset.pk, "name": "Laptops"} and record["fieldset_id"] == fieldset.pk
     assert record["default_fieldset_values"] == [{"name": "MAC Address", "db_column_name": field.db_column_name,
                                                   "default_value": None, "format": "MAC", "required": True}]
     model = AssetModel.objects.get(pk=record["id"])

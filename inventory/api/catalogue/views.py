@@ -207,7 +207,7 @@ class AssetModelViewSet(CatalogueViewSet):
     permission_section = "models"
     not_found_message = "AssetModel not found"
     soft_deletes = True
-    flat_keys = ("category", "manufacturer")
+    flat_keys = ("category", "manufacturer", "fieldset")
     search_fields = ("name", "model_number", "notes", "category__name", "manufacturer__name")
     selectlist_search_fields = ("name", "model_number", "category__name", "manufacturer__name")
     sort_fields: ClassVar[dict[str, Any]] = {
