@@ -8,7 +8,9 @@ import itertools
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, transaction
 
+from accounts.permissions import has_access
 from activity.models import ActionLog
 from inventory.api.custom_fields import views
 from inventory.models import AssetFieldValue, AssetModel, CustomField, CustomFieldset, CustomFieldsetField
@@ -355,8 +357,6 @@ def test_models_take_fieldset_id_and_its_alias(token_client, settings):
 
 
 def test_admin_does_not_pass_the_encrypted_fields_key():
-    from accounts.permissions import has_access
-
     admin = UserFactory(permissions={"admin": 1})
     assert has_access(admin, "customfields.edit") and has_access(admin, "assets.view")
     assert not has_access(admin, "assets.view.encrypted_custom_fields")
@@ -387,8 +387,6 @@ def test_users_cannot_grant_customfields_keys_they_lack(make_client):
 
 
 def test_value_storage_enforces_one_value_per_asset_and_unique_keys_in_the_database():
-    from django.db import IntegrityError, transaction
-
     field = CustomFieldFactory(is_unique=True)
     first, second = AssetFactory(), AssetFactory()
     AssetFieldValue.objects.create(asset=first, field=field, value="AA:BB", unique_key="k1")
