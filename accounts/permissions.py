@@ -2,7 +2,8 @@
 
 Values in a permission map are integers: ``1`` grants, ``-1`` denies explicitly (beating every group), ``0`` or
 absent inherits from the groups. ``superuser`` passes everything; ``admin`` passes every item permission
-(``<section>.<verb>`` of an item section) but none of the ``self.*``/``reports``/``import`` abilities.
+(``<section>.<verb>`` of an item section) except ``assets.view.encrypted_custom_fields``, and none of the
+``self.*``/``reports``/``import`` abilities.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ ITEM_SECTIONS: dict[str, tuple[str, ...]] = {
 #: Abilities that ``admin`` does not imply (Gate-defined in Snipe-IT).
 GATE_KEYS = ("import", "reports.view", "self.two_factor", "self.api", "self.edit_location", "self.checkout_assets",
              "self.view_purchase_cost")
+#: Item keys that ``admin`` does not pass either: reading and writing encrypted custom fields is a Gate ability in
+#: Snipe-IT, granted only by ``superuser`` or explicitly (API-CONTRACT.md §11.1).
+NOT_FROM_ADMIN_KEYS = frozenset({"assets.view.encrypted_custom_fields"})
 ITEM_KEYS = tuple(f"{section}.{verb}" for section, verbs in ITEM_SECTIONS.items() for verb in verbs)
 PRIVILEGED_KEYS = ("superuser", "admin")
 PERMISSION_KEYS: tuple[str, ...] = PRIVILEGED_KEYS + GATE_KEYS + ITEM_KEYS
@@ -130,13 +134,14 @@ def is_superuser(user: User) -> bool:
 
 
 def has_access(user: User, key: str) -> bool:
-    """The one permission check: superuser passes all; admin passes item keys; -1 denies; groups grant."""
+    """The one permission check: superuser passes all; admin passes item keys (not those of
+    :data:`NOT_FROM_ADMIN_KEYS`); -1 denies; groups grant."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     own, groups = _maps(user)
     if _evaluate(own, groups, "superuser"):
         return True
-    if key in ITEM_KEYS and _evaluate(own, groups, "admin"):
+    if key in ITEM_KEYS and key not in NOT_FROM_ADMIN_KEYS and _evaluate(own, groups, "admin"):
         return True
     return _evaluate(own, groups, key)
 

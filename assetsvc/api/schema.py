@@ -173,7 +173,7 @@ def example_of(schema: dict[str, Any], document: dict[str, Any], *, writing: boo
     if "enum" in schema:
         return next((value for value in schema["enum"] if value is not None), None)
     kind = schema.get("type")
-    if kind is None or depth > 6:
+    if kind is None or depth > 8:  # a fieldset list nests field records 8 deep
         return None if schema.get("nullable") or kind is None else {}
     if kind == "object":
         properties = {key: value for key, value in (schema.get("properties") or {}).items()

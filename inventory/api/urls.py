@@ -1,4 +1,5 @@
-"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, each in its own module."""
+"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, custom fields, each in its own
+module."""
 
 from django.urls import include, path
 
@@ -7,4 +8,5 @@ urlpatterns = [
     path("", include("inventory.api.hardware_urls")),
     path("", include("inventory.api.stock_urls")),
     path("", include("inventory.api.license_urls")),
+    path("", include("inventory.api.custom_field_urls")),
 ]

@@ -38,11 +38,13 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.services import personal_token_issue
+from inventory.models import AssetModel
 from tests.factories import CompanyFactory, UserFactory
 from tests.factories.accounts import PermissionGroupFactory
 from tests.factories.inventory import (
     AccessoryFactory,
     ConsumableFactory,
+    CustomFieldsetFieldFactory,
     LocationFactory,
     SupplierFactory,
     accessory_out,
@@ -78,12 +80,15 @@ def world(db):
     installed = component_in(asset)
     seat = seat_out(person)
     model = asset.model
+    membership = CustomFieldsetFieldFactory()  # a fieldset with one field, used by the model
+    AssetModel.objects.filter(pk=model.pk).update(fieldset=membership.fieldset)
     by_segment = {
         "accessories": lent.accessory_id, "categories": model.category_id, "companies": company.pk,
         "components": installed.component_id, "consumables": ConsumableFactory().pk,
         "groups": PermissionGroupFactory().pk, "hardware": asset.pk, "licenses": seat.license_id,
         "locations": location.pk, "manufacturers": model.manufacturer_id, "models": model.pk,
         "statuslabels": asset.status_id, "suppliers": SupplierFactory().pk, "users": person.pk,
+        "fields": membership.field_id, "fieldsets": membership.fieldset_id,
     }
     ids = {(segment, "id"): pk for segment, pk in by_segment.items()}
     ids |= {
@@ -93,6 +98,8 @@ def world(db):
         # check-ins name the check-out row, not the item
         ("/api/v1/accessories/{id}/checkin", "id"): lent.pk,
         ("/api/v1/components/{id}/checkin", "id"): installed.pk,
+        ("/api/v1/fields/fieldsets/{id}/order", "id"): membership.fieldset_id,
+        ("fieldsets", "model_id"): model.pk,
     }
     return ids
 

@@ -4,6 +4,7 @@ import factory
 from factory.django import DjangoModelFactory
 
 from inventory.choices import StatusType
+from inventory.custom_field_services import column_name_for
 from inventory.models import (
     Accessory,
     AccessoryCheckout,
@@ -13,6 +14,9 @@ from inventory.models import (
     Component,
     ComponentAssignment,
     Consumable,
+    CustomField,
+    CustomFieldset,
+    CustomFieldsetField,
     License,
     LicenseSeat,
     Location,
@@ -168,3 +172,36 @@ def component_in(asset: Asset, component: Component | None = None, qty: int = 1,
     """``qty`` units of a component installed in ``asset``, written directly: test setup only."""
     component = component or ComponentFactory(**kwargs)
     return ComponentAssignment.objects.create(component=component, assigned_asset=asset, assigned_qty=qty)
+
+
+class CustomFieldFactory(DjangoModelFactory[CustomField]):
+    """A custom field; its column name follows the service's rule (``_snipeit_<slug>_<id>``)."""
+
+    class Meta:
+        model = CustomField
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Field {n}")
+    element = "text"
+
+    @factory.post_generation
+    def column(self, create, extracted, **kwargs):
+        if create and not self.db_column_name:
+            self.db_column_name = column_name_for(self.name, self.pk)
+            self.save(update_fields=["db_column_name"])
+
+
+class CustomFieldsetFactory(DjangoModelFactory[CustomFieldset]):
+    class Meta:
+        model = CustomFieldset
+
+    name = factory.Sequence(lambda n: f"Fieldset {n}")
+
+
+class CustomFieldsetFieldFactory(DjangoModelFactory[CustomFieldsetField]):
+    class Meta:
+        model = CustomFieldsetField
+
+    fieldset = factory.SubFactory(CustomFieldsetFactory)
+    field = factory.SubFactory(CustomFieldFactory)
+    order = factory.Sequence(lambda n: n + 1)

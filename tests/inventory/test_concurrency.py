@@ -19,6 +19,8 @@ from inventory.models import (
     ComponentAssignment,
     Consumable,
     ConsumableAssignment,
+    CustomField,
+    CustomFieldsetField,
     LicenseSeat,
 )
 from tests.conftest import TokenClient
@@ -28,6 +30,8 @@ from tests.factories import (
     AssetModelFactory,
     ComponentFactory,
     ConsumableFactory,
+    CustomFieldFactory,
+    CustomFieldsetFactory,
     LicenseFactory,
     LocationFactory,
     StatusLabelFactory,
@@ -453,3 +457,22 @@ def test_concurrent_seat_checkouts_and_a_seats_change_never_assign_more_seats_th
             item_type="license", item_id=license_.pk, action_type="checkout").count()
         lowered += license_.seats == 2
     print(f"licenses: seats lowered in {lowered} of 4 rounds")
+
+
+def test_concurrent_field_creates_and_associations_have_one_winner():
+    """Custom fields (API-CONTRACT.md §11): one name in two cases creates one field; concurrent associations of one
+    field with one set add it once and all answer success."""
+    http = clients(THREADS)
+    calls = [(lambda c=c, i=i: c.post("/api/v1/fields", {"name": "mac" if i % 2 else "MAC", "element": "text"},
+                                      format="json")) for i, c in enumerate(http)]
+    bodies = [r.json() for r in run_together(calls)]
+    assert [b["status"] for b in bodies].count("success") == 1, bodies
+    assert all(b["messages"] == {"name": ["The name has already been taken."]} for b in bodies
+               if b["status"] == "error")
+    assert CustomField.objects.filter(name__iexact="mac").count() == 1
+    field, fieldset = CustomFieldFactory(), CustomFieldsetFactory()
+    calls = [(lambda c=c: c.post(f"/api/v1/fields/{field.pk}/associate", {"fieldset_id": fieldset.pk},
+                                 format="json")) for c in http]
+    bodies = [r.json() for r in run_together(calls)]
+    assert all(b["status"] == "success" for b in bodies), bodies
+    assert CustomFieldsetField.objects.filter(fieldset=fieldset, field=field).count() == 1

@@ -80,3 +80,33 @@ def test_a_populated_database_keeps_assets_log_rows_and_tokens_across_the_move()
     activity = api.get("/api/v1/reports/activity", {"limit": 50}).json()
     assert activity["total"] == 3
     assert {row["note"] for row in activity["rows"]} == {"created OLD-0", "created OLD-1", "created OLD-2"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_custom_fields_migration_applies_on_a_populated_database():
+    """``0014_custom_fields`` adds the field tables and a nullable ``fieldset`` to existing models: rows made before it
+    survive, models start without a fieldset, and the new tables work through the API at once."""
+    old = _migrate([("inventory", "0013_asset_tally")])
+    StatusLabel = old.get_model("inventory", "StatusLabel")
+    Category = old.get_model("inventory", "Category")
+    AssetModel = old.get_model("inventory", "AssetModel")
+    Asset = old.get_model("inventory", "Asset")
+    User = old.get_model("accounts", "User")
+    label = StatusLabel.objects.create(name="Ready", type="deployable")
+    model = AssetModel.objects.create(name="X1", category=Category.objects.create(name="Laptops",
+                                                                                   category_type="asset"))
+    Asset.objects.create(asset_tag="PRE-1", model=model, status=label)
+    User.objects.create(username="pre-admin", permissions={"superuser": 1}, password="!")
+
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    from accounts.models import User as CurrentUser
+    from inventory.models import AssetModel as CurrentModel
+
+    assert CurrentModel.objects.get(pk=model.pk).fieldset_id is None
+    api = APIClient()
+    api.force_authenticate(CurrentUser.objects.get(username="pre-admin"))
+    fieldset = api.post("/api/v1/fieldsets", {"name": "Laptops"}, format="json").json()["payload"]
+    attached = api.patch(f"/api/v1/models/{model.pk}", {"fieldset_id": fieldset["id"]}, format="json").json()
+    assert attached["payload"]["fieldset"] == {"id": fieldset["id"], "name": "Laptops"}
+    assert api.get("/api/v1/hardware", {"search": "PRE-1"}).json()["total"] == 1

@@ -30,13 +30,17 @@ from assetsvc.api.serializers import ApiModelSerializer
 from companies.models import Company
 from inventory.catalogue_services import UNIQUE_MESSAGES, name_taken
 from inventory.choices import CategoryType, StatusType
-from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models import AssetModel, Category, CustomFieldset, Location, Manufacturer, StatusLabel, Supplier
 
 BRIEF_SCHEMA = {
     "type": "object",
     "nullable": True,
     "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
 }
+DEFAULT_FIELDSET_VALUES_SCHEMA = {"type": "array", "items": {"type": "object", "properties": {
+    "name": {"type": "string"}, "db_column_name": {"type": "string"},
+    "default_value": {"type": "string", "nullable": True},
+    "format": {"type": "string"}, "required": {"type": "boolean"}}}}
 ACTIONS_SCHEMA = {"type": "object", "additionalProperties": {"type": "boolean"}}
 MAX_INT = 2_147_483_647
 
@@ -244,11 +248,16 @@ class AssetModelSerializer(RecordSerializer):
         return None
 
     @extend_schema_field(BRIEF_SCHEMA)
-    def get_fieldset(self, obj) -> None:
-        return None
+    def get_fieldset(self, obj) -> dict[str, Any] | None:
+        return brief(obj.fieldset) if obj.fieldset_id else None
 
+    @extend_schema_field(DEFAULT_FIELDSET_VALUES_SCHEMA)
     def get_default_fieldset_values(self, obj) -> list[dict[str, Any]]:
-        return []
+        """One entry per field of the model's fieldset, in its order (no API sets a default value yet)."""
+        if not obj.fieldset_id:
+            return []
+        return [{"name": m.field.name, "db_column_name": m.field.db_column_name, "default_value": None,
+                 "format": m.field.format, "required": m.required} for m in obj.fieldset.memberships.all()]
 
     def get_eol(self, obj) -> str:
         return f"{obj.eol} months" if obj.eol else "None"
@@ -442,11 +451,19 @@ class AssetModelWriteSerializer(CatalogueWriteSerializer):
     eol = OptionalIntegerField(max_value=240)
     requestable = LenientBooleanField()
     notes = TextField()
+    #: The custom fieldset of its assets (alias ``custom_fieldset_id``); null detaches.
+    fieldset_id = ScopedPrimaryKeyRelatedField(source="fieldset", queryset=CustomFieldset.objects.all(),
+                                               required=False, allow_null=True)
 
     class Meta(CatalogueWriteSerializer.Meta):
         model = AssetModel
         fields = ["name", "model_number", "category_id", "manufacturer_id", "min_amt", "eol", "requestable",
-                  "notes"]
+                  "notes", "fieldset_id"]
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and "fieldset_id" not in data and "custom_fieldset_id" in data:
+            data = {**data, "fieldset_id": data["custom_fieldset_id"]}
+        return super().to_internal_value(data)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         category = attrs.get("category")

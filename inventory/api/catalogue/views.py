@@ -21,7 +21,15 @@ from inventory.api.catalogue import filters
 from inventory.api.catalogue import serializers as s
 from inventory.choices import CategoryType
 from inventory.counts import annotate_catalogue_counts
-from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models import (
+    AssetModel,
+    Category,
+    CustomFieldsetField,
+    Location,
+    Manufacturer,
+    StatusLabel,
+    Supplier,
+)
 
 #: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
 SELECTLIST_KEYS = (
@@ -199,7 +207,7 @@ class AssetModelViewSet(CatalogueViewSet):
     permission_section = "models"
     not_found_message = "AssetModel not found"
     soft_deletes = True
-    flat_keys = ("category", "manufacturer")
+    flat_keys = ("category", "manufacturer", "fieldset")
     search_fields = ("name", "model_number", "notes", "category__name", "manufacturer__name")
     selectlist_search_fields = ("name", "model_number", "category__name", "manufacturer__name")
     sort_fields: ClassVar[dict[str, Any]] = {
@@ -215,7 +223,9 @@ class AssetModelViewSet(CatalogueViewSet):
         return str(self.request.query_params.get("status", "")).strip().lower() == "deleted"
 
     def annotate(self, queryset):
-        return super().annotate(queryset.select_related("category", "manufacturer"))
+        memberships = CustomFieldsetField.objects.select_related("field").order_by("order", "id")
+        return super().annotate(queryset.select_related("category", "manufacturer", "fieldset").prefetch_related(
+            Prefetch("fieldset__memberships", queryset=memberships)))
 
     restore_not_found_message = "Model does not exist."
 
