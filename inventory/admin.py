@@ -36,6 +36,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from accounts import admin as accounts_admin  # noqa: F401  (registers the user admin HoldingsUserAdmin extends)
+from accounts.holdings import user_holdings as registered_holdings
 from accounts.models import User
 from activity.models import ActionLog
 from assetsvc.admin_services import (
@@ -66,7 +67,6 @@ from inventory.models import (
     Component,
     ComponentAssignment,
     Consumable,
-    ConsumableAssignment,
     CustomField,
     CustomFieldset,
     CustomFieldsetField,
@@ -1102,15 +1102,18 @@ def _link(obj: models.Model, text: str) -> SafeString:
 
 
 def user_holdings(viewer: User, user: User) -> list[tuple[str, list[tuple[SafeString, str, str]]]]:
-    """What ``user`` holds, by kind, among the rows ``viewer`` may see: (kind, [(link, units, since)]). Components
-    are installed in assets, never handed to users."""
-    assets = (Asset.objects.restrict(viewer).alive().filter(assigned_user=user).select_related("model")
-              .order_by("asset_tag"))
-    accessories = (AccessoryCheckout.objects.restrict(viewer).filter(assigned_user=user)
-                   .select_related("accessory").order_by("-created_at"))
-    consumables = (ConsumableAssignment.objects.restrict(viewer).filter(assigned_user=user)
-                   .select_related("consumable").order_by("-created_at"))
-    seats = LicenseSeat.objects.restrict(viewer).filter(assigned_user=user).select_related("license").order_by("pk")
+    """What ``user`` holds, by kind, among the rows ``viewer`` may see: (kind, [(link, units, since)]). The rows come
+    from the user-holdings registry (``accounts.holdings``: the same rows the user record counts and the delete guard
+    refuses on); components are installed in assets, never handed to users."""
+    held = {holding.name: holding for holding in registered_holdings()}
+
+    def rows(name: str) -> models.QuerySet:
+        return held[name].held_by(user).restrict(viewer)
+
+    assets = rows("assets").select_related("model").order_by("asset_tag")
+    accessories = rows("accessories").select_related("accessory").order_by("-created_at")
+    consumables = rows("consumables").select_related("consumable").order_by("-created_at")
+    seats = rows("licenses").select_related("license").order_by("pk")
     return [
         ("Assets", [(_link(a, f"{a.asset_tag} {a.name or (a.model.name if a.model_id else '')}".strip()), "1",
                      display_for_value(a.last_checkout, "-")) for a in assets]),
