@@ -558,9 +558,10 @@ def _seed_custom_fields(rng: random.Random, admin, stamp) -> int:
         chosen.update(fieldset=sets[name])
         fieldset_of.update(dict.fromkeys(chosen.values_list("pk", flat=True), name))
     written = 0
+    # Read before the COPY starts: the connection runs nothing else while it is open.
+    assets = list(Asset.objects.filter(model_id__in=list(fieldset_of)).order_by("id").values_list("id", "model_id"))
     with bulk_load(AssetFieldValue), TableWriter(AssetFieldValue, ("asset_id", "field_id", "value")) as out:
-        assets = Asset.objects.filter(model_id__in=list(fieldset_of)).order_by("id").values_list("id", "model_id")
-        for asset_id, model_id in progress(assets.iterator(chunk_size=BATCH), "custom values"):
+        for asset_id, model_id in progress(assets, "custom values"):
             for index in members[fieldset_of[model_id]]:
                 out.write((asset_id, fields[index].pk, _custom_value(rng, index, asset_id)))
                 written += 1
