@@ -144,7 +144,7 @@ def tallied_total(params: dict[str, Any], search: str | None, user: User) -> int
     but the archived ones unless ``show_archived_in_list``."""
     if not tally.available() or _search_terms(search):
         return None
-    if custom_filters.custom_params(params) or custom_filters.filter_given(params):
+    if custom_filters.given(params):
         return None
     given = {name for name in FILTERS if params.get(name) not in (None, "")}
     if not given <= TALLIED_FILTERS:
@@ -244,6 +244,14 @@ def searched_by_index(text: str | None) -> bool:
     the union costs more than the page, so the list counts and pages it in one query."""
     terms = _search_terms(text)
     return bool(terms) and connection.vendor == "postgresql" and min(map(len, terms)) >= TRIGRAM
+
+
+def counted_with_page(params: dict[str, Any]) -> bool:
+    """True when ``GET /hardware`` counts and pages in one query (``COUNT(*) OVER ()``): on PostgreSQL, a search by
+    the indexed union, or a custom field filter (its matches are joined once, not once to count and once to page)."""
+    if searched_by_index(search_text(params)):
+        return True
+    return connection.vendor == "postgresql" and custom_filters.given(params)
 
 
 def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:

@@ -392,12 +392,12 @@ class SortFilter(BaseFilterBackend):
         order = (request.query_params.get("order") or default_order).strip().lower()
         descending = order != "asc"
         if key not in sort_fields:
-            # ``view.extra_sort(key, descending)``: a view's own sort keys (the assets' custom field columns), as the
-            # full ordering with its tie-breaker, or None for "unknown"
+            # ``view.extra_sort(queryset, key, descending)``: a view's own sort keys (the assets' custom field
+            # columns): the queryset ordered, with its tie-breaker, or None for "unknown"
             extra = getattr(view, "extra_sort", None)
-            extra_ordering = extra(key, descending) if extra is not None and key else None
-            if extra_ordering:
-                return queryset.order_by(*extra_ordering)
+            ordered = extra(queryset, key, descending) if extra is not None and key else None
+            if ordered is not None:
+                return ordered
             key = default
         fields = sort_fields.get(key, key)
         if isinstance(fields, str):

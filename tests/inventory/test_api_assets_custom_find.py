@@ -286,10 +286,12 @@ def test_numeric_fields_sort_by_number(token_client, world):
         put(made[text], world.ram, text)
     text_value = AssetFactory(model=world.full)  # written before the format was NUMERIC: sorts as no value
     put(text_value, world.ram, "lots")
+    too_long = AssetFactory(model=world.full)  # beyond what is cast (400 characters): no value either
+    put(too_long, world.ram, "1" + "0" * 400)
     no_value = AssetFactory(model=world.full)
     hidden = AssetFactory(model=world.slim)  # its value is not shown: no value
     put(hidden, world.ram, "1")
-    empty_first = sorted([text_value.pk, no_value.pk, hidden.pk])
+    empty_first = sorted([text_value.pk, too_long.pk, no_value.pk, hidden.pk])
     numbers = [made[text].pk for text in ("-2.5", "8", "16", "100", "1e3")]
     column = world.ram.db_column_name
     assert listed(token_client, {"sort": column, "order": "asc"}) == empty_first + numbers

@@ -136,10 +136,10 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         "requestable": "requestable", "created_by": ("created_by__first_name", "created_by__last_name"),
     }
 
-    def extra_sort(self, key: str, descending: bool) -> list | None:
+    def extra_sort(self, queryset, key: str, descending: bool):
         """``SortFilter``'s hook: ``sort=<column>`` / ``custom_fields.<column>`` of a custom field (§11.2)."""
         field = custom_filters.sort_key(key)
-        return None if field is None else custom_filters.ordering(field, descending)
+        return None if field is None else custom_filters.order_by_field(queryset, field, descending)
 
     # -- plumbing ---------------------------------------------------------------------------------------------
 
@@ -212,8 +212,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         only the columns the record shows (``records.ROW_COLUMNS``). ``total``: the list's exact size when known
         without counting (``selectors.tallied_total``)."""
         params = self.request.query_params
-        searched = selectors.searched_by_index(selectors.search_text(self.input))
-        if searched and self.paginator.cursor_query_param not in params:
+        if selectors.counted_with_page(self.input) and self.paginator.cursor_query_param not in params:
             ids = self.paginator.paginate_counted(
                 queryset.annotate(rows_total=Window(Count("*"))).values_list("pk", "rows_total"), self.request)
         else:
