@@ -148,7 +148,7 @@ class TestWritesAndReads:
             create(token_client, model, asset_tag=f"Q-{n}", **{col(fields["mac"]): f"AA:BB:CC:DD:EE:0{n}"})
         with django_assert_max_num_queries(12) as few:
             token_client.get(URL, {"limit": 2})
-        for n in range(3, 30):
+        for _ in range(3, 30):
             AssetFactory(model=model)
         with django_assert_max_num_queries(len(few.captured_queries)):
             rows = token_client.get(URL, {"limit": 30}).json()["rows"]
