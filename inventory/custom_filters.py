@@ -22,11 +22,13 @@ from django.db.models.functions import Length, Lower, Substr
 from django.db.models.lookups import Exact, LessThanOrEqual
 from rest_framework import exceptions
 
+from assetsvc.api.inputs import contains_nul
 from inventory.models import COLUMN_PREFIX, AssetFieldValue, AssetModel, CustomField, CustomFieldsetField
 
 UNKNOWN_COLUMN = "This field does not seem to exist, please double check your custom field names."
 ENCRYPTED_COLUMN = "Encrypted custom fields cannot be used to filter."
 FILTER_NOT_OBJECT = "The filter must be a JSON object."
+NUL_REFUSED = "NUL characters are not allowed."
 #: ``filter`` keys may name a column as ``custom_fields.<column>`` (Snipe-IT's list view sends that form).
 NESTED_PREFIX = "custom_fields."
 #: The asset's own columns ``filter`` matches (substring, ignoring case); other keys are ignored.
@@ -61,7 +63,7 @@ def _text(value: Any) -> str | None:
         return None
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, list | dict):
+    if isinstance(value, list | dict) or contains_nul(value):  # a NUL: no value holds one (from a JSON body)
         raise _Nothing
     return str(value).strip()
 
@@ -107,6 +109,8 @@ def parse_filter(params: dict[str, Any]) -> dict[str, Any] | None:
             raw = None
     if not isinstance(raw, dict):
         raise exceptions.ValidationError({"filter": [FILTER_NOT_OBJECT]})
+    if contains_nul(raw):  # ``\u0000`` in the JSON text: PostgreSQL cannot compare it
+        raise exceptions.ValidationError({"filter": [NUL_REFUSED]})
     return raw
 
 

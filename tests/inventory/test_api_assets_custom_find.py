@@ -233,6 +233,13 @@ def test_filter_must_be_a_json_object(token_client, world, value):
     assert body["messages"] == {"filter": ["The filter must be a JSON object."]}
 
 
+def test_filter_refuses_nul_characters(token_client, world):
+    put(AssetFactory(model=world.full), world.os, "Linux")
+    for query in ({world.os.db_column_name: "Li\u0000"}, {"name\u0000": "x"}):
+        body = token_client.get(URL, {"filter": json.dumps(query)}).json()
+        assert body["messages"] == {"filter": ["NUL characters are not allowed."]}
+
+
 def test_filter_refuses_unknown_and_encrypted_columns(token_client, world):
     query = {f"custom_fields.{world.secret.db_column_name}": "a", "_snipeit_gone_3": "b"}
     body = token_client.get(URL, {"filter": json.dumps(query)}).json()
