@@ -16,7 +16,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.db.models import Case, Exists, F, FilteredRelation, Func, OuterRef, Q, QuerySet, TextField, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    F,
+    FilteredRelation,
+    Func,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    TextField,
+    Value,
+    When,
+)
 from django.db.models import FloatField as FloatOutput
 from django.db.models.functions import Length, Lower, Substr
 from django.db.models.lookups import Exact, LessThanOrEqual
@@ -75,20 +89,50 @@ class _Nothing(Exception):
 def visible_models(field_id: int | Any) -> QuerySet:
     """Ids of the asset models whose fieldset has the field (deleted models too: their assets may be listed)."""
     return AssetModel._base_manager.filter(
-        fieldset_id__in=CustomFieldsetField.objects.filter(field_id=field_id).values("fieldset_id")).values("pk")
+        fieldset_id__in=CustomFieldsetField.objects.filter(field_id=field_id).values("fieldset_id")).order_by().values("pk")
+
+
+class _OneOf(Func):
+    """``<column> IN (<subquery>)``; on PostgreSQL ``<column> = ANY(ARRAY(<subquery>))``: the few model ids are read
+    once (an init plan) and each asset row is then tested against them, where ``IN`` joined the models to every
+    matching asset (a fifth of a many-row filter's time at 100,000 assets)."""
+
+    output_field = BooleanField()
+
+    def _parts(self, compiler):
+        lhs_sql, lhs_params = compiler.compile(self.source_expressions[0])
+        sub_sql, sub_params = compiler.compile(self.source_expressions[1])
+        return lhs_sql, sub_sql, (*lhs_params, *sub_params)
+
+    def as_sql(self, compiler, connection, **extra_context):
+        lhs_sql, sub_sql, params = self._parts(compiler)
+        return f"{lhs_sql} IN {sub_sql}", params
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        lhs_sql, sub_sql, params = self._parts(compiler)
+        return f"{lhs_sql} = ANY(ARRAY{sub_sql})", params
+
+
+def shown(field_id: int) -> Q:
+    """Assets whose current model's fieldset has the field."""
+    return Q(_OneOf(F("model_id"), Subquery(visible_models(field_id))))
 
 
 def _has_value(field: CustomField, condition: Q) -> Q:
     """Assets of a model showing ``field`` with a value row matching ``condition``."""
     values = AssetFieldValue.objects.filter(condition, field_id=field.pk).values("asset_id")
-    return Q(model_id__in=visible_models(field.pk), pk__in=values)
+    return shown(field.pk) & Q(pk__in=values)
 
 
 def _exact_condition(text: str) -> Q:
-    """The indexed expression equal to the parameter's, then the whole value (both ignoring case)."""
+    """The indexed expression equal to the parameter's, ignoring case. Only a parameter of at least 191 characters
+    needs the whole value compared too: a shorter one equals the prefix only when it is the whole value (``LOWER``
+    maps character by character), so the index (which includes ``asset_id``) answers alone, without the table."""
     wanted = Value(text, output_field=TextField())
-    prefix = Exact(Lower(Substr("value", 1, INDEXED_LENGTH)), Lower(Substr(wanted, 1, INDEXED_LENGTH)))
-    return Q(prefix) & Q(Exact(Lower("value"), Lower(wanted)))
+    prefix = Q(Exact(Lower(Substr("value", 1, INDEXED_LENGTH)), Lower(Substr(wanted, 1, INDEXED_LENGTH))))
+    if len(text) < INDEXED_LENGTH:
+        return prefix
+    return prefix & Q(Exact(Lower("value"), Lower(wanted)))
 
 
 def _fields(columns: set[str]) -> dict[str, CustomField]:
@@ -216,13 +260,13 @@ def order_by_field(queryset: QuerySet, field: CustomField, descending: bool) -> 
     asset."""
     joined = FilteredRelation("field_values", condition=Q(field_values__field_id=field.pk))
     queryset = queryset.annotate(sort_value=joined)
-    shown = Q(model_id__in=visible_models(field.pk))
+    visible = shown(field.pk)
     if field.format.upper() == "NUMERIC":
         number = Q(LessThanOrEqual(Length("sort_value__value"), NUMBER_LENGTH),
                    sort_value__value__regex=NUMBER_PATTERN)
-        key = Case(When(shown & number, then=AsNumber("sort_value__value")), default=Value(None))
+        key = Case(When(visible & number, then=AsNumber("sort_value__value")), default=Value(None))
     else:
-        key = Case(When(shown, then=Lower("sort_value__value")), default=Value(None))
+        key = Case(When(visible, then=Lower("sort_value__value")), default=Value(None))
     if descending:
         return queryset.order_by(key.desc(nulls_last=True), F("id").desc())
     return queryset.order_by(key.asc(nulls_first=True), F("id").asc())

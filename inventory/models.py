@@ -728,7 +728,8 @@ class AssetFieldValue(models.Model):
     class Meta:
         ordering = ["id"]
         # ``?<column>=`` compares this expression first (inventory.custom_filters): case-insensitive, from the index.
-        indexes = [models.Index("field", Lower(Substr("value", 1, 191)), name="assetfieldvalue_lookup_ci_idx")]
+        indexes = [models.Index("field", Lower(Substr("value", 1, 191)), include=["asset"],
+                                name="assetfieldvalue_lookup_ci_idx")]
         constraints = [
             models.UniqueConstraint(fields=["asset", "field"], name="assetfieldvalue_asset_field_unique"),
             models.UniqueConstraint(fields=["field", "unique_key"], condition=models.Q(unique_key__isnull=False),
