@@ -133,8 +133,8 @@ def test_encrypted_value_is_hidden_and_kept_for_an_administrator(asset, fields):
     response = client.get(page)
     assert response.status_code == 200
     content = response.content.decode()
-    assert SECRET not in content
     key = fields["key"].db_column_name
+    assert SECRET not in content and f'name="{key}" value="ENCRYPTED"' in content
     field = response.context["adminform"].form.fields[key]
     assert field.disabled and field.initial == MASK
     data = form_data(client, page, **{fields["tier"].db_column_name: "silver"})
@@ -207,3 +207,16 @@ def test_a_model_change_validates_against_the_new_fieldset_and_keeps_hidden_valu
     log = ActionLog.objects.latest("id")
     assert log.log_meta[serial.db_column_name] == {"old": None, "new": "BS-1"}
     assert fields["mac"].db_column_name not in log.log_meta
+
+
+def test_a_value_another_asset_holds_is_refused_on_a_unique_field(superuser):
+    imei = CustomFieldFactory(name="IMEI", is_unique=True)
+    model = AssetModelFactory(fieldset=_fieldset(imei))
+    first, second = AssetFactory(model=model), AssetFactory(model=model)
+    client = login(superuser)
+    for asset, value, status in ((first, "35693803", 302), (second, " 35693803 ", 200)):
+        page = url(Asset, "change", asset.pk)
+        response = client.post(page, form_data(client, page, **{imei.db_column_name: value}))
+        assert response.status_code == status
+    assert response.context["adminform"].form.errors[imei.db_column_name] == ["The IMEI must be unique."]
+    assert stored(first) == {"IMEI": "35693803"} and stored(second) == {}
