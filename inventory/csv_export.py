@@ -7,9 +7,9 @@ Cell formats are what the importer reads: dates ``YYYY-MM-DD``, costs with two d
 importer cannot express), ``Location`` an asset's default location (what the importer sets).
 
 Assets also get one column per custom field that is in a fieldset (header: the field's name, in field id order; the
-``db_column_name`` where the name is already a header): the plaintext of the fields of the asset's model's fieldset,
-empty for the others. An encrypted value shows as ``ENCRYPTED`` unless the exporting user holds
-``assets.view.encrypted_custom_fields`` (none without a user). Values are read one query per chunk of rows.
+``db_column_name`` where the importer would read the name as another column): the plaintext of the fields of the
+asset's model's fieldset, empty for the others. An encrypted value shows as ``ENCRYPTED`` unless the exporting user
+holds ``assets.view.encrypted_custom_fields`` (none without a user). Values are read one query per chunk of rows.
 """
 
 from __future__ import annotations
@@ -81,17 +81,22 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def custom_columns(headers: list[str]) -> list[tuple[CustomField, str]]:
+def _normalised(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def custom_columns(kind: str = "asset") -> list[tuple[CustomField, str]]:
     """The custom fields an asset export has columns for (those in any fieldset, in id order) and their headers:
-    the field's name, or its ``db_column_name`` where the name is already a header (any case)."""
-    taken = {header.strip().lower() for header in headers}
+    the field's name, or its ``db_column_name`` where the importer reads the name as another column (a header, a
+    key or an alias of the kind's columns, or an earlier field's name)."""
+    taken = {_normalised(name) for column in COLUMNS[kind] for name in (column.header, column.key, *column.aliases)}
     columns = []
     for field_ in CustomField.objects.filter(
             pk__in=CustomFieldsetField.objects.values("field_id")).order_by("pk"):
         header = field_.name.strip()
-        if header.lower() in taken and field_.db_column_name:
+        if _normalised(header) in taken and field_.db_column_name:
             header = field_.db_column_name
-        taken.add(header.lower())
+        taken.add(_normalised(header))
         columns.append((field_, header))
     return columns
 
@@ -108,7 +113,7 @@ def export_rows(kind: str, queryset: models.QuerySet, *, chunk_size: int = 2000,
         for row in values.iterator(chunk_size=chunk_size):
             yield [_cell(value) for value in row]
         return
-    custom = custom_columns(headers)
+    custom = custom_columns(kind)
     yield headers + [header for _, header in custom]
     if not custom:
         for row in values.iterator(chunk_size=chunk_size):

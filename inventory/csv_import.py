@@ -78,8 +78,9 @@ CUSTOM_KEY = "custom:"
 
 
 def custom_headers() -> dict[str, str]:
-    """The headers read as custom fields (each field's name, then each ``db_column_name``) → ``custom:<id>``."""
-    fields = list(CustomField.objects.exclude(db_column_name__isnull=True).exclude(db_column_name="")
+    """The headers read as custom fields (each field's name, then each ``db_column_name``) → ``custom:<id>``; the
+    asset columns' own names come first (``read_csv``)."""
+    fields = list(CustomField.objects.filter(db_column_name__startswith=custom_values.PREFIX)
                   .order_by("pk").values_list("pk", "name", "db_column_name"))
     headers: dict[str, str] = {}
     for pk, name, _ in fields:

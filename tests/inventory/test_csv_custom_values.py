@@ -254,3 +254,24 @@ def test_round_trip(superuser, fields, model, tmp_path):
     command("export_assets", "--output", str(again), "--user", "admin")
     assert sorted(path.read_text().splitlines()) == sorted(again.read_text().splitlines())
     assert decrypt(AssetFieldValue.objects.get(asset__asset_tag="CF-1", field=fields["key"]).value) == "secret 1"
+
+
+def test_a_field_named_like_an_asset_column_exports_under_its_column_name(superuser, tmp_path):
+    clash = CustomFieldFactory(name="Serial Number")  # the importer reads "serial number" as Serial
+    fieldset = CustomFieldsetFactory()
+    CustomFieldsetFieldFactory(fieldset=fieldset, field=clash, order=1)
+    asset = AssetFactory(model=AssetModelFactory(fieldset=fieldset), asset_tag="CF-1", serial="S1")
+    store(asset, clash=(clash, "inner"))
+    rows, header = exported()
+    assert header[-1] == clash.db_column_name and rows[0][clash.db_column_name] == "inner"
+
+    path = tmp_path / "export.csv"
+    command("export_assets", "--output", str(path))
+    out, err = command("import_assets", str(path), "--update")
+    assert "1 rows: 0 created, 0 updated, 1 skipped, 0 failed." in out, (out, err)
+    rows[0][clash.db_column_name] = "changed"
+    write_csv(path, header, [list(rows[0].values())])
+    out, err = command("import_assets", str(path), "--update")
+    assert "1 updated" in out, (out, err)
+    assert AssetFieldValue.objects.get(asset=asset).value == "changed"
+    assert Asset.objects.get(pk=asset.pk).serial == "S1"
