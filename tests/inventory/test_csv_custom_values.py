@@ -8,6 +8,7 @@ import csv
 import io
 
 import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.management import call_command
 
 from activity.choices import ActionType
@@ -275,3 +276,17 @@ def test_a_field_named_like_an_asset_column_exports_under_its_column_name(superu
     assert "1 updated" in out, (out, err)
     assert AssetFieldValue.objects.get(asset=asset).value == "changed"
     assert Asset.objects.get(pk=asset.pk).serial == "S1"
+
+
+@pytest.mark.urls("tests.inventory.csv_admin_site")
+def test_admin_export_action_shows_plaintext_only_with_the_permission(client, superuser, fields, model):
+    asset = AssetFactory(model=model, asset_tag="CF-1")
+    store(asset, key=(fields["key"], "s3cret"))
+    for user, site, expected in ((superuser, "csvadmin", "s3cret"),
+                                 (UserFactory(username="clerk", permissions={"admin": 1}), "openadmin", MASK)):
+        client.force_login(user)
+        response = client.post(f"/{site}/inventory/asset/", {"action": "export_selected_csv",
+                                                              ACTION_CHECKBOX_NAME: [asset.pk]})
+        assert response.status_code == 200
+        rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+        assert rows[0]["Recovery Key"] == expected
