@@ -37,9 +37,9 @@ from django.db.models.lookups import Exact, LessThanOrEqual
 from rest_framework import exceptions
 
 from assetsvc.api.inputs import contains_nul
+from inventory.custom_values import UNKNOWN_FIELD
 from inventory.models import COLUMN_PREFIX, AssetFieldValue, AssetModel, CustomField, CustomFieldsetField
 
-UNKNOWN_COLUMN = "This field does not seem to exist, please double check your custom field names."
 ENCRYPTED_COLUMN = "Encrypted custom fields cannot be used to filter."
 FILTER_NOT_OBJECT = "The filter must be a JSON object."
 NUL_REFUSED = "NUL characters are not allowed."
@@ -227,7 +227,7 @@ def conditions(params: dict[str, Any]) -> Q | None:
 
 def _usable(field: CustomField | None, key: str, errors: dict[str, list[str]]) -> CustomField | None:
     if field is None:
-        errors.setdefault(key, []).append(UNKNOWN_COLUMN)
+        errors.setdefault(key, []).append(UNKNOWN_FIELD)
         return None
     if field.field_encrypted:
         errors.setdefault(key, []).append(ENCRYPTED_COLUMN)

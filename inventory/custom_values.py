@@ -424,6 +424,9 @@ def write_values(asset: Any, custom: CustomInput, *, rows: dict[int, AssetFieldV
             row = AssetFieldValue(asset_id=asset.pk, field=field_)
         row.value = encrypt(text) if field_.field_encrypted else text
         row.unique_key = unique_digest(text, encrypted=field_.field_encrypted) if field_.is_unique and live else None
+        if row.unique_key is None:
+            row.save()  # nothing else can conflict: the asset is locked, and (asset, field) is its own
+            continue
         try:
             with transaction.atomic():
                 row.save()

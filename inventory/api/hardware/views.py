@@ -188,7 +188,9 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         model_changed = not creating and model is not None and model.pk != asset.model_id
         if not custom_values.has_custom_input(data) and not creating and not model_changed:
             return None
-        existing = custom_values.values_of([asset.pk]).get(asset.pk, {}) if asset is not None else {}
+        # the stored values matter only for the required fields of a new model (written values are re-read under
+        # the asset's lock by the service)
+        existing = custom_values.values_of([asset.pk]).get(asset.pk, {}) if model_changed else {}
         return custom_values.read_input(
             data, slots=self.slots_of(model), may_write_encrypted=self.perms["encrypted"], existing=existing,
             asset_pk=asset.pk if asset is not None else None, creating=creating, model_changed=model_changed,
