@@ -83,6 +83,9 @@ class EventType:
     label: str
     #: How this event names its target (asset targets differ between events, see the module docstring).
     target_name: Callable[[Any], str] = display_name
+    #: Sent unless the settings' event list leaves it out (API-CONTRACT.md §8a: the eight of the specification and
+    #: §8 are on by default; the created / updated / deleted / restored events are off).
+    default: bool = True
 
     def render(self, *, item: Any, actor: Any = None, target: Any = None) -> str:
         values = {
@@ -125,6 +128,11 @@ EVENTS: dict[str, EventType] = {
                   _license_values, "license checkin", item_target_name),
     ]
 }
+
+def default_event_names() -> list[str]:
+    """The events sent when the settings name none (in the registry's order)."""
+    return [name for name, event in EVENTS.items() if event.default]
+
 
 #: Event name of the admin's and ``send_test_webhook``'s test message (a delivery-log value, not a signal).
 TEST_EVENT = "test"
