@@ -23,6 +23,7 @@ from urllib.parse import quote
 import pytest
 
 from inventory.models import Asset, AssetFieldValue, AssetModel
+from tests.api_mixins import error_of
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,
@@ -212,11 +213,10 @@ def test_jamf2snipe_mapping_a_field_outside_the_fieldset_is_refused_not_dropped(
     asset = AssetFactory(model=AssetModelFactory(fieldset=jamf_setup["fieldset"]), name="before")
     imei = CustomFieldFactory(name="IMEI")
 
-    answer = token_client.patch(f"/api/v1/hardware/{asset.pk}", {"name": "after", imei.db_column_name: "35 2099"},
-                                format="json").json()
+    response = token_client.patch(f"/api/v1/hardware/{asset.pk}", {"name": "after", imei.db_column_name: "35 2099"},
+                                  format="json")
 
-    assert answer["status"] == "error"
-    assert answer["messages"] == {imei.db_column_name: [
+    assert error_of(response) == {imei.db_column_name: [
         "This field seems to exist, but is not available on this Asset Model's fieldset."]}
     asset.refresh_from_db()
     assert asset.name == "before" and stored(asset.pk) == {}
