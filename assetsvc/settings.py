@@ -60,6 +60,11 @@ if not SECRET_KEY:
     else:
         raise ImproperlyConfigured("SECRET_KEY is required unless DEBUG is on (make run generates .secret_key)")
 
+# Keys of encrypted custom field values (issue 15; docs/custom-fields.md): comma-separated, the first encrypts, all
+# decrypt (rotation). Each is a Fernet key or any other text (hashed to one). Empty: derived from SECRET_KEY, so set it
+# explicitly in production before rotating SECRET_KEY, or encrypted values become unreadable.
+FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEY", "") or [f"derived-from-secret-key:{SECRET_KEY}"]
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 

@@ -48,6 +48,16 @@ class AssetTagTakenError(ConflictError):
         )
 
 
+class AssetCustomValueTakenError(ConflictError):
+    """Restore of an asset whose unique custom value another live asset now holds (API-CONTRACT.md §11.1)."""
+
+    default_code = "asset_custom_value_taken"
+
+    def __init__(self, messages: dict[str, list[str]]):
+        first = next(iter(messages.values()))[0]
+        super().__init__(f"Error restoring Asset: {first}", messages=messages)
+
+
 class AssetSerialTakenError(ConflictError):
     """Restore of an asset whose serial another live asset carries while ``unique_serial`` is on."""
 

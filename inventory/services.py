@@ -28,7 +28,7 @@ from assetsvc.services import UNLOGGED_FIELDS as BOOKKEEPING
 from assetsvc.services import diff, lock_or_not_found, save_unique, snapshot
 from assetsvc.site import forget_site_settings, get_site_settings
 from companies.querysets import caller_chooses_company
-from inventory import signals
+from inventory import custom_values, signals
 from inventory.checkout import (
     CheckoutKind,
     Target,
@@ -41,6 +41,7 @@ from inventory.checkout import (
 from inventory.choices import StatusType
 from inventory.exceptions import (
     AssetAlreadyCheckedInError,
+    AssetCustomValueTakenError,
     AssetNotAvailableError,
     AssetNotDeletedError,
     AssetNotFoundError,
@@ -191,6 +192,11 @@ def _bump_auto_tag_base(site: SiteSettings, tag: str) -> None:
         site.save(update_fields=["next_auto_tag_base", "updated_at"])
 
 
+def _refuse_custom_errors(custom: custom_values.CustomInput | None) -> None:
+    if custom is not None and custom.errors:
+        raise ValidationError(custom.errors)
+
+
 def _location_of(target: Target) -> int | None:
     """Where a checked-out asset is: at the target location, or where the target user or asset is (§4.9)."""
     if isinstance(target, Location):
@@ -203,14 +209,17 @@ def _location_of(target: Target) -> int | None:
 
 
 @transaction.atomic
-def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = None) -> Asset:
+def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = None,
+                 custom: custom_values.CustomInput | None = None) -> Asset:
     """Create an asset from validated ``data`` (model field names: ``model``, ``status``, ``asset_tag``, ...).
 
     The company follows rule 7. A missing tag is generated when ``auto_increment_assets`` is on (under the settings
     row lock, so concurrent creates never draw the same tag, snipe-it#15553). Tag uniqueness (any letter case, among
     live assets) is checked here and guaranteed by the database constraint; a lost race becomes the same field
     error. With ``target`` the new asset is checked out to it in the same transaction (its label must be deployable).
+    ``custom``: the custom values, read by ``custom_values.read_input`` against the model's fieldset.
     """
+    _refuse_custom_errors(custom)
     data = dict(data)
     site = get_site_settings()
     if site.auto_increment_assets or site.unique_serial:
@@ -236,6 +245,8 @@ def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = N
     asset.full_clean(exclude=["model", "status", "company", "supplier", "location", "rtd_location", "created_by"],
                      validate_constraints=False)
     _save(asset)
+    if custom is not None:
+        custom_values.write_values(asset, custom, rows={})
     _log(ActionType.CREATE, asset=asset, actor=actor, location_id=asset.location_id)
     if target is not None:
         asset = asset_checkout(asset=asset, target=target, actor=actor, note="Checked out on asset creation")
@@ -243,11 +254,14 @@ def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = N
 
 
 @transaction.atomic
-def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Target | None = None) -> Asset:
+def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Target | None = None,
+                 custom: custom_values.CustomInput | None = None) -> Asset:
     """Change the given fields of a live asset (PATCH and PUT are both partial). Logs one ``update`` row with the
-    changed fields (none when nothing changed). A new default location also moves the asset there when it is not
-    checked out. With ``target`` the asset is then checked out (refused like any checkout if it is not available).
+    changed fields, custom values included (none when nothing changed). A new default location also moves the asset
+    there when it is not checked out. With ``target`` the asset is then checked out (refused like any checkout if it
+    is not available). ``custom``: the custom values, read by ``custom_values.read_input``.
     """
+    _refuse_custom_errors(custom)
     locked = _lock(asset)
     if locked.is_deleted:
         raise AssetNotFoundError()
@@ -270,6 +284,8 @@ def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Tar
         setattr(locked, name, value)
     locked.clean()  # the row-local limits (purchase cost, warranty), as asset_create's full_clean checks them
     changes = _changes(before, _snapshot(locked))
+    if custom is not None:
+        changes.update(custom_values.write_values(locked, custom))
     if changes:
         _save(locked)
         _log(ActionType.UPDATE, asset=locked, actor=actor, log_meta=changes)
@@ -457,9 +473,12 @@ def asset_audit(
     note: str = "",
     next_audit_date: date | None = None,
     location: Location | None = None,
+    custom: custom_values.CustomInput | None = None,
 ) -> tuple[Asset, ActionLog]:
     """Record an audit: ``last_audit_date`` = now, ``next_audit_date`` = the given date or today (in TIME_ZONE)
-    plus ``audit_interval`` months; ``location`` (when given) becomes the current location."""
+    plus ``audit_interval`` months; ``location`` (when given) becomes the current location; ``custom``: the values of
+    fields flagged ``display_audit`` (``custom_values.read_input(..., audit=True)``), logged with the audit."""
+    _refuse_custom_errors(custom)
     locked = _lock(asset)
     if locked.is_deleted:
         raise AssetNotFoundError()
@@ -468,10 +487,13 @@ def asset_audit(
     locked.next_audit_date = next_audit_date or add_months(timezone.localdate(), get_site_settings().audit_interval)
     if location is not None:
         locked.location = location
+    changes = _changes(before, _snapshot(locked), skip={"last_audit_date"})
+    if custom is not None:
+        changes.update(custom_values.write_values(locked, custom))
     _save(locked)
     log = _log(
         ActionType.AUDIT, asset=locked, actor=actor, note=note,
-        log_meta=_changes(before, _snapshot(locked), skip={"last_audit_date"}),
+        log_meta=changes,
         location_id=location.pk if location is not None else None,
     )
     signals.asset_audited.send(sender=Asset, item=locked, actor=actor, target=None, note=note, log=log)
@@ -502,6 +524,7 @@ def asset_delete(*, asset: Asset, actor: User) -> Asset:
     before = _snapshot(locked)
     locked.deleted_at = timezone.now()
     _save(locked)
+    custom_values.clear_unique_keys(locked.pk)
     _log(ActionType.DELETE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
     return locked
 
@@ -526,6 +549,9 @@ def asset_restore(*, asset: Asset, actor: User) -> Asset:
         _save(locked)
     except ValidationError as exc:
         raise AssetTagTakenError() from exc
+    taken = custom_values.restore_unique_keys(locked.pk)
+    if taken:
+        raise AssetCustomValueTakenError({f.db_column_name: [custom_values.unique_taken(f)] for f in taken})
     _log(ActionType.RESTORE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
     return locked
 

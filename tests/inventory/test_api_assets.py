@@ -133,7 +133,7 @@ class TestDoneWhenFlow:
         today = timezone.localdate()
         assert asset.next_audit_date == add_months(today, 12)
         assert body["payload"] == {"id": asset_id, "asset_tag": "LAP-001", "note": "seen",
-                                   "next_audit_date": asset.next_audit_date.isoformat()}
+                                   "next_audit_date": asset.next_audit_date.isoformat(), "custom_fields": {}}
         assert len(logs(asset, "audit")) == 1
 
         # history and the activity report

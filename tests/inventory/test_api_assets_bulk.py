@@ -343,7 +343,8 @@ class TestBulkAudit:
         assert body["payload"] == {"total": 2, "success": 2, "error": 0}
         assert body["results"][0] == {
             "id": a.pk, "status": "success", "messages": "Asset audit successfully logged.",
-            "payload": {"id": a.pk, "asset_tag": a.asset_tag, "note": "RFID sweep", "next_audit_date": "2027-06-01"},
+            "payload": {"id": a.pk, "asset_tag": a.asset_tag, "note": "RFID sweep", "next_audit_date": "2027-06-01",
+                        "custom_fields": {}},
         }
         for asset in (a, b):
             asset.refresh_from_db()

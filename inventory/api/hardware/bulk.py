@@ -14,17 +14,17 @@ from rest_framework import exceptions, serializers
 from assetsvc.api.exceptions import BatchRefused, error_messages
 from assetsvc.api.fields import SchemaField
 from assetsvc.conf import app_settings
+from inventory import custom_values
 from inventory.api.hardware.records import AssetWriteRecordSerializer
 from inventory.api.hardware.serializers import AssetAuditSerializer, AssetUpdateSerializer
 from inventory.exceptions import AssetNotFoundError
-from inventory.models import Asset
+from inventory.models import Asset, CustomField
 
 IDS_REQUIRED = "The ids field is required."
 IDS_NOT_A_LIST = "The ids field must be a list of asset ids."
 IDS_TOO_MANY = "The ids field must not have more than {n} items."
 NOTHING_TO_UPDATE = "No fields were selected, so nothing was updated."
 NOT_IN_BULK = "The {key} field cannot be used in a bulk update."
-UNKNOWN_CUSTOM_FIELD = "This field does not seem to exist, please double check your custom field names."
 #: Keys a bulk update refuses: a tag is one asset's, and checkouts have their own routes.
 NOT_BULK_KEYS = ("asset_tag", "assigned_user", "assigned_asset", "assigned_location", "assigned_to", "assigned_type")
 #: The largest id a lookup may carry (a bigint); a larger one is no asset id.
@@ -79,27 +79,21 @@ def batch_ids(data: dict[str, Any]) -> list[int]:
     return distinct
 
 
-def custom_field_input(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """The batch's custom-field values (``_snipeit_<column>`` keys, or a nested ``custom_fields`` object) and the
-    errors they have whatever the asset (API-CONTRACT.md §11, §12). The place where custom fields plug in: the
-    values are then checked per row against each asset's fieldset. No field exists yet, so every column is
-    unknown."""
+def custom_field_input(data: dict[str, Any]) -> tuple[bool, dict[str, list[str]]]:
+    """Whether the batch carries custom values (``_snipeit_<column>`` keys or a nested ``custom_fields`` object), and
+    their errors whatever the asset: a column no field has, a ``custom_fields`` that is not an object (§12). Each row
+    then reads the values against its own model's fieldset (``AssetViewSet.read_custom``)."""
     errors: dict[str, list[str]] = {}
-    for key in data:
-        if key.startswith("_snipeit_"):
-            errors[key] = [UNKNOWN_CUSTOM_FIELD]
+    columns = [key for key in data if isinstance(key, str) and key.startswith(custom_values.PREFIX)]
+    known = set(CustomField.objects.filter(db_column_name__in=columns).values_list("db_column_name", flat=True)) \
+        if columns else set()
+    for key in columns:
+        if key not in known:
+            errors[key] = [custom_values.UNKNOWN_FIELD]
     nested = data.get("custom_fields")
-    if isinstance(nested, dict):
-        for key in nested:
-            errors[f"custom_fields.{key}"] = [UNKNOWN_CUSTOM_FIELD]
-    return {}, errors
-
-
-def row_change(asset: Asset, change: dict[str, Any], custom: dict[str, Any]) -> dict[str, Any]:
-    """One row's data for ``asset_update``: the shared change plus the custom-field values, which will be checked here
-    against this asset's model's fieldset (a column it lacks fails the row with its field error, §12). ``custom`` is
-    empty until custom fields exist."""
-    return change
+    if nested not in (None, [], {}) and not isinstance(nested, dict):
+        errors["custom_fields"] = [custom_values.NESTED_NOT_AN_OBJECT]
+    return bool(columns) or bool(nested), errors
 
 
 def refuse_batch(ids: list[int], messages: Any) -> BatchRefused:

@@ -22,6 +22,7 @@ from assetsvc.api.fields import (
 from assetsvc.api.formats import brief, money, record_formats
 from assetsvc.prepared import CompiledValues, int_sentinels
 from assetsvc.scoping import limiting_company_id
+from inventory import custom_values
 from inventory.choices import StatusType
 from inventory.models import Asset, asset_display_name
 from inventory.services import add_months
@@ -78,7 +79,7 @@ ROW_COLUMNS: tuple[str, ...] = (
     "assigned_asset__name", "assigned_asset__asset_tag", "assigned_asset__model__name",
     "assigned_location__name",
     "created_by_id", "created_by__username", "created_by__first_name", "created_by__last_name",
-    "created_by__company_id",
+    "created_by__company_id", "model__fieldset_id",
 )
 
 
@@ -96,7 +97,7 @@ class AssetRow:
          location_id, location_name, rtd_id, rtd_name,
          user_username, user_first, user_last, user_email, user_employee_num,
          target_name, target_tag, target_model_name, assigned_location_name,
-         creator_id, creator_username, creator_first, creator_last, creator_company_id) = row
+         creator_id, creator_username, creator_first, creator_last, creator_company_id, self.fieldset_id) = row
         self.model = _ref(model_id, name=model_name, model_number=model_number,
                           category=_named(category_id, category_name),
                           manufacturer=_named(manufacturer_id, manufacturer_name))
@@ -128,17 +129,40 @@ PAGE_ROWS = CompiledValues(
 
 
 def asset_rows(ids: list[int]) -> list[AssetRow]:
-    """The rows of ``ids`` (already scoped and paged), in that order, in one query."""
+    """The rows of ``ids`` (already scoped and paged), in that order, in one query; with their custom values when a
+    model on the page has a fieldset (two queries more: the sets' fields and the page's values)."""
     if not ids:
         return []
     rows = {row[0]: AssetRow(row) for row in PAGE_ROWS.rows(*ids, shape=len(ids))}
-    return [rows[pk] for pk in ids if pk in rows]
+    ordered = [rows[pk] for pk in ids if pk in rows]
+    attach_custom_values(ordered)
+    return ordered
+
+
+def attach_custom_values(assets: list[Any]) -> None:
+    """Set ``custom_slots`` (the fields of the asset's model's fieldset) and ``custom_stored`` (field id → stored
+    text) on each of ``assets`` (rows or model instances with ``fieldset_id``), in at most two queries."""
+    slots = custom_values.fieldset_slots(asset.fieldset_id for asset in assets)
+    with_fields = [asset.pk for asset in assets if slots.get(asset.fieldset_id)]
+    stored = custom_values.values_of(with_fields)
+    for asset in assets:
+        asset.custom_slots = slots.get(asset.fieldset_id, [])
+        asset.custom_stored = stored.get(asset.pk, {})
+
+
+def _custom_of(asset: Any) -> tuple[list[custom_values.Slot], dict[int, str]]:
+    """An asset's fields and stored values: attached by :func:`asset_rows`, else loaded for this one asset."""
+    if not hasattr(asset, "custom_slots"):
+        asset.fieldset_id = asset.model.fieldset_id if asset.model_id else None
+        attach_custom_values([asset])
+    return asset.custom_slots, asset.custom_stored
 
 
 def caller_permissions(user) -> dict[str, Any]:
     """The caller's asset permissions, evaluated once per request (not per row), and the company separation limits
     them to (``limit_company_id``: references to other companies' users are answered as null)."""
     perms: dict[str, Any] = {verb: has_access(user, f"assets.{verb}") for verb in ACTION_VERBS}
+    perms["encrypted"] = has_access(user, custom_values.ENCRYPTED_PERMISSION)
     perms["limit_company_id"] = limiting_company_id(user)
     return perms
 
@@ -223,7 +247,7 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "requests_counter": asset.requests_counter,
         "user_can_checkout": is_available(asset),
         "book_value": None,
-        "custom_fields": {},
+        "custom_fields": custom_values.custom_fields_record(*_custom_of(asset), perms.get("encrypted", False)),
         "available_actions": {
             "checkout": not deleted and perms["checkout"],
             "checkin": not deleted and perms["checkin"],
@@ -236,8 +260,9 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def asset_write_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
-    """Create/update answers: the record plus the written foreign keys, flat (API-CONTRACT.md §3)."""
+def asset_write_record(asset: Asset, perms: dict[str, Any], echo: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Create/update answers: the record plus the written foreign keys, flat (API-CONTRACT.md §3), and one key per
+    custom field of the set: ``echo``'s value as sent for the fields the write wrote, the stored text otherwise."""
     record = asset_record(asset, perms)
     record.update({
         "model_id": asset.model_id,
@@ -247,6 +272,7 @@ def asset_write_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "location_id": asset.location_id,
         "rtd_location_id": asset.rtd_location_id,
     })
+    record.update(custom_values.column_values(*_custom_of(asset), perms.get("encrypted", False), echo or {}))
     return record
 
 
@@ -282,7 +308,9 @@ ASSIGNED_TO_SCHEMA = {
 }
 CUSTOM_FIELDS_SCHEMA = {
     "type": "object",
-    "description": "Snipe-IT's custom field values by field name (none are stored: always empty).",
+    "description": "Custom field values by field name, in the fieldset's order (API-CONTRACT.md §11.1); ``{}`` when "
+                   "the model has no fieldset. ``value`` is always a string (``ENCRYPTED`` for an encrypted value the "
+                   "caller may not read).",
     "additionalProperties": {"type": "object", "properties": {
         "field": {"type": "string"}, "value": NULLABLE_STRING, "field_format": {"type": "string"},
         "element": {"type": "string"}}},
@@ -370,4 +398,4 @@ class AssetWriteRecordSerializer(AssetRecordSerializer):
     rtd_location_id = serializers.IntegerField(read_only=True, allow_null=True)
 
     def to_representation(self, instance: Asset) -> dict[str, Any]:
-        return asset_write_record(instance, self.perms())
+        return asset_write_record(instance, self.perms(), self.context.get("echo"))

@@ -24,7 +24,7 @@ from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envel
 from assetsvc.registry import hook
 from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
-from inventory import labels, selectors, services
+from inventory import custom_values, labels, selectors, services
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
 from inventory.api.hardware.bulk import (
     AUDIT_TEXTS,
@@ -40,7 +40,6 @@ from inventory.api.hardware.bulk import (
     field_errors,
     forbidden_keys,
     refuse_batch,
-    row_change,
     run_rows,
 )
 from inventory.api.hardware.records import (
@@ -157,9 +156,73 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     def get_serializer_context(self) -> dict[str, Any]:
         return {**super().get_serializer_context(), "perms": self.perms}
 
-    def write_record(self, asset: Asset) -> dict[str, Any]:
-        """Create/update answers: the record re-read, with the flat foreign keys."""
-        return AssetWriteRecordSerializer(self.reload(asset), context=self.get_serializer_context()).data
+    def write_record(self, asset: Asset, custom: custom_values.CustomInput | None = None) -> dict[str, Any]:
+        """Create/update answers: the record re-read, with the flat foreign keys and the custom columns (those the
+        write wrote as they were sent)."""
+        context = {**self.get_serializer_context(), "echo": custom.echo if custom else {}}
+        return AssetWriteRecordSerializer(self.reload(asset), context=context).data
+
+    # -- custom field values (API-CONTRACT.md §11.1) ----------------------------------------------------------------
+
+    @cached_property
+    def _fieldset_slots(self) -> dict[int | None, list[custom_values.Slot]]:
+        return {None: []}
+
+    def slots_of(self, model) -> list[custom_values.Slot]:
+        """The fields of ``model``'s fieldset, read once per request and fieldset (a bulk update asks per row)."""
+        key = getattr(model, "fieldset_id", None)
+        if key not in self._fieldset_slots:
+            self._fieldset_slots.update(custom_values.fieldset_slots([key]))
+        return self._fieldset_slots[key]
+
+    def read_custom(self, data: dict[str, Any], *, model, asset: Asset | None = None,
+                    audit: bool = False) -> custom_values.CustomInput | None:
+        """The write's custom values against the fields of ``model`` (the asset's new or current model); None when
+        the write has none and cannot miss a required one (an update that keeps the model)."""
+        creating = asset is None
+        model_changed = not creating and model is not None and model.pk != asset.model_id
+        if not custom_values.has_custom_input(data) and not creating and not model_changed:
+            return None
+        existing = custom_values.values_of([asset.pk]).get(asset.pk, {}) if asset is not None else {}
+        return custom_values.read_input(
+            data, slots=self.slots_of(model), may_write_encrypted=self.perms["encrypted"], existing=existing,
+            asset_pk=asset.pk if asset is not None else None, creating=creating, model_changed=model_changed,
+            audit=audit)
+
+    def validated_write(self, serializer_class, data: dict[str, Any], asset: Asset | None = None):
+        """The write's serializer and custom values, every field error of both reported at once. The custom keys are
+        read against the fields of the model the write names (when valid) or the asset's; an invalid ``model_id``
+        is reported alone, as its fieldset is unknown."""
+        serializer = serializer_class(data=data, context={"request": self.request,
+                                                          "asset_pk": asset.pk if asset else None})
+        errors: dict[str, list[str]] = {}
+        try:
+            serializer.is_valid(raise_exception=True)
+        except exceptions.ValidationError as exc:
+            errors = field_errors(exc)
+        custom = None
+        if "model_id" not in errors:
+            custom = self.read_custom(data, model=self.written_model(serializer, data, asset), asset=asset)
+            errors = {**errors, **(custom.errors if custom else {})}
+        if errors:
+            raise exceptions.ValidationError(errors)
+        return serializer, custom
+
+    @staticmethod
+    def written_model(serializer, data: dict[str, Any], asset: Asset | None):
+        """The model the asset will have: the write's valid ``model_id``, else the asset's own."""
+        if hasattr(serializer, "_validated_data"):
+            model = serializer.validated_data.get("model_id")
+        elif data.get("model_id") not in (None, ""):
+            try:
+                model = serializer.fields["model_id"].run_validation(data["model_id"])
+            except exceptions.ValidationError:
+                model = None
+        else:
+            model = None
+        if model is None and asset is not None:
+            model = asset.model
+        return model
 
     def get_queryset(self):
         queryset = super().get_queryset()
@@ -318,18 +381,21 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     @_doc("hardware_create", AssetWriteSerializer, success_envelope(AssetWriteRecordSerializer))
     def create(self, request):
-        serializer = self.validated(AssetWriteSerializer, self.write_input())
+        serializer, custom = self.validated_write(AssetWriteSerializer, self.write_input())
         target = self.write_target(serializer)
-        asset = services.asset_create(actor=request.user, data=serializer.asset_data(), target=target)
-        return success(self.write_record(asset), "Asset created successfully. :)")
+        asset = services.asset_create(actor=request.user, data=serializer.asset_data(), target=target, custom=custom)
+        text = "Asset created successfully. :)"
+        return success(self.write_record(asset, custom), custom.message(text, "create") if custom else text)
 
     @_doc("hardware_partial_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer))
     def partial_update(self, request, pk=None):
         asset = self.get_object()
-        serializer = self.validated(AssetUpdateSerializer, self.write_input(), asset_pk=asset.pk)
+        serializer, custom = self.validated_write(AssetUpdateSerializer, self.write_input(), asset)
         target = self.write_target(serializer)
-        asset = services.asset_update(asset=asset, actor=request.user, data=serializer.asset_data(), target=target)
-        return success(self.write_record(asset), "Asset updated successfully.")
+        asset = services.asset_update(asset=asset, actor=request.user, data=serializer.asset_data(), target=target,
+                                      custom=custom)
+        text = "Asset updated successfully."
+        return success(self.write_record(asset, custom), custom.message(text, "update") if custom else text)
 
     @_doc("hardware_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer))
     def update(self, request, pk=None):
@@ -405,16 +471,26 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     def _audit(self, asset: Asset) -> Response:
         data = self.validated(AssetAuditSerializer).validated_data
-        return success(self.audit_payload(data, asset), "Asset audit successfully logged.")
+        custom = self.audit_custom(asset)
+        return success(self.audit_payload(data, asset, custom), custom.message(AUDIT_TEXTS["one"], "audit"))
 
-    def audit_payload(self, data: dict[str, Any], asset: Asset) -> dict[str, Any]:
-        """Audit ``asset`` with the validated audit input; the answer's payload."""
+    def audit_custom(self, asset: Asset) -> custom_values.CustomInput:
+        """The audit's custom values: the fields flagged ``display_audit`` of the asset's fieldset (other columns are
+        named in the text); a wrong value refuses the audit with its field error."""
+        custom = self.read_custom(self.input, model=asset.model, asset=asset, audit=True) \
+            or custom_values.CustomInput()
+        if custom.errors:
+            raise exceptions.ValidationError(custom.errors)
+        return custom
+
+    def audit_payload(self, data: dict[str, Any], asset: Asset, custom: custom_values.CustomInput) -> dict[str, Any]:
+        """Audit ``asset`` with the validated audit input and its custom values; the answer's payload."""
         asset, log = services.asset_audit(
             asset=asset, actor=self.request.user, note=data.get("note") or "",
-            next_audit_date=data.get("next_audit_date"), location=data.get("location_id"),
+            next_audit_date=data.get("next_audit_date"), location=data.get("location_id"), custom=custom,
         )
         return {"id": asset.pk, "asset_tag": asset.asset_tag, "note": log.note or None,
-                "next_audit_date": iso_date(asset.next_audit_date)}
+                "next_audit_date": iso_date(asset.next_audit_date), "custom_fields": dict(custom.echo)}
 
     @_doc("hardware_audit", AssetAuditSerializer)
     def audit(self, request, pk=None):
@@ -428,8 +504,9 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     # -- bulk update / bulk audit (API-CONTRACT.md §12) -------------------------------------------------------------
 
     def batch_assets(self, ids: list[int]) -> dict[int, Asset]:
-        """The batch's live assets the caller may see, in one query (the services lock and re-read each row)."""
-        return {asset.pk: asset for asset in self.get_queryset().filter(pk__in=ids).order_by()}
+        """The batch's live assets the caller may see, with their models (whose fieldsets the custom values are read
+        against), in one query (the services lock and re-read each row)."""
+        return {asset.pk: asset for asset in self.get_queryset().filter(pk__in=ids).select_related("model").order_by()}
 
     def batch_change(self, serializer_class, data: dict[str, Any], ids: list[int],
                      refused: dict[str, list[str]] | None = None):
@@ -440,28 +517,47 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
             serializer.is_valid(raise_exception=True)
         except exceptions.ValidationError as exc:
             errors = field_errors(exc)
-        custom, custom_errors = custom_field_input(data)
+        has_custom, custom_errors = custom_field_input(data)
         errors = {**errors, **(refused or {}), **custom_errors}
         if errors:
             raise refuse_batch(ids, errors)
-        return serializer, custom
+        return serializer, has_custom
+
+    def row_custom(self, data: dict[str, Any], asset: Asset, model=None, *, audit: bool = False
+                   ) -> custom_values.CustomInput | None:
+        """One row's custom values, read against its (new) model's fieldset: a column it lacks, a value taken, a
+        required field missing after a model change fail this row alone."""
+        custom = self.read_custom(data, model=model or asset.model, asset=asset, audit=audit)
+        if custom is not None and custom.errors:
+            raise exceptions.ValidationError(custom.errors)
+        return custom
 
     @_doc("hardware_bulk_partial_update", AssetBulkUpdateSerializer, BulkUpdateAnswer)
     def bulk_partial_update(self, request):
         """``PATCH hardware/bulk``: one change for many assets, each row by ``asset_update`` as a single PATCH."""
         data = self.write_input()
         ids = batch_ids(data)
-        serializer, custom = self.batch_change(AssetBulkUpdateSerializer, data, ids, forbidden_keys(data))
+        serializer, has_custom = self.batch_change(AssetBulkUpdateSerializer, data, ids, forbidden_keys(data))
         change = serializer.asset_data()
-        if not change and not custom:
+        if not change and not has_custom:
             raise refuse_batch(ids, NOTHING_TO_UPDATE)
-        results, done = run_rows(ids, self.batch_assets(ids), lambda asset: services.asset_update(
-            asset=asset, actor=request.user, data=row_change(asset, change, custom)))
+        customs: dict[int, custom_values.CustomInput | None] = {}
+
+        def update(asset: Asset) -> Asset:
+            customs[asset.pk] = custom = self.row_custom(data, asset, change.get("model"))
+            return services.asset_update(asset=asset, actor=request.user, data=change, custom=custom)
+
+        results, done = run_rows(ids, self.batch_assets(ids), update)
         context = self.get_serializer_context()
-        records = {row.pk: AssetWriteRecordSerializer(row, context=context).data for row in asset_rows(list(done))}
+        records = {}
+        for row in asset_rows(list(done)):
+            custom = customs.get(row.pk)
+            records[row.pk] = (AssetWriteRecordSerializer(row, context={**context, "echo": custom.echo if custom
+                                                                        else {}}).data,
+                               custom.message(UPDATE_TEXTS["one"], "update") if custom else UPDATE_TEXTS["one"])
         for row in results:
             if row["status"] == "success":
-                row["messages"], row["payload"] = UPDATE_TEXTS["one"], records[row["id"]]
+                row["payload"], row["messages"] = records[row["id"]]
         return Response(batch_answer(results, UPDATE_TEXTS))
 
     @_doc("hardware_bulk_update", AssetBulkUpdateSerializer, BulkUpdateAnswer)
@@ -471,12 +567,19 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     @_doc("hardware_audit_bulk", AssetBulkAuditSerializer, BulkAuditAnswer)
     def bulk_audit(self, request):
-        """``POST hardware/audit/bulk``: one audit for many assets, each row by ``asset_audit`` as a single audit."""
+        """``POST hardware/audit/bulk``: one audit for many assets, each row by ``asset_audit`` as a single audit (the
+        fields flagged ``display_audit`` of each asset's fieldset written, other columns named in the row's text)."""
         ids = batch_ids(self.input)
-        serializer, _custom = self.batch_change(AssetBulkAuditSerializer, self.input, ids)
-        results, done = run_rows(ids, self.batch_assets(ids),
-                                 lambda asset: self.audit_payload(serializer.validated_data, asset))
+        serializer, _has_custom = self.batch_change(AssetBulkAuditSerializer, self.input, ids)
+        texts: dict[int, str] = {}
+
+        def audit(asset: Asset) -> dict[str, Any]:
+            custom = self.row_custom(self.input, asset, audit=True) or custom_values.CustomInput()
+            texts[asset.pk] = custom.message(AUDIT_TEXTS["one"], "audit")
+            return self.audit_payload(serializer.validated_data, asset, custom)
+
+        results, done = run_rows(ids, self.batch_assets(ids), audit)
         for row in results:
             if row["status"] == "success":
-                row["messages"], row["payload"] = AUDIT_TEXTS["one"], done[row["id"]]
+                row["messages"], row["payload"] = texts[row["id"]], done[row["id"]]
         return Response(batch_answer(results, AUDIT_TEXTS))
