@@ -114,6 +114,12 @@ def main() -> int:
                 checks.append((f"run {number}: created/updated/skipped/failed = {want[number]}, exit 0, no ERROR",
                                code == 0 and summary == want[number] and not errors,
                                f"exit {code}, summary {summary}" + (f"; {errors[:2]}" if errors else "")))
+                if number == 1:  # the create wrote the nested values of the first inventory
+                    os_column, first = columns["os_version"], jamf_standin.expected_values(1)
+                    created = {a["serial"]: custom_values(a).get(os_column) for a in all_assets(svc.api)}
+                    checks.append(("run 1 writes \"OS Version\" from the nested custom_fields of the create",
+                                   created == {serial: first[serial]["os_version"] for serial in created}
+                                   and len(created) == 3, json.dumps(created)))
             assets = all_assets(svc.api)
             expected = jamf_standin.expected_values(2)
             computers = {c["serial"] for c in jamf_standin.COMPUTERS}
@@ -123,10 +129,12 @@ def main() -> int:
             wrong = []
             for asset in assets:
                 values, jamf = custom_values(asset), expected.get(asset["serial"], {})
+                # cairn writes MAC addresses upper-cased (its NormalizedDevice canonicalises them).
+                want = {"os_version": jamf.get("os_version"), "mac_address": str(jamf.get("mac_address")).upper()}
                 for key in ("os_version", "mac_address"):
-                    if values.get(columns[key]) != jamf.get(key):
+                    if values.get(columns[key]) != want[key]:
                         wrong.append(f"{asset['serial']} {columns[key]}={values.get(columns[key])!r} "
-                                     f"(Jamf {jamf.get(key)!r})")
+                                     f"(expected {want[key]!r})")
                 for key in ("total_ram_mb", "department"):  # no label of cairn's map names them
                     if values.get(columns[key]) != "":
                         wrong.append(f"{asset['serial']} {columns[key]}={values.get(columns[key])!r} (expected '')")
