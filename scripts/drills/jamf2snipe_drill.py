@@ -142,7 +142,7 @@ def main() -> int:
                 if asset["name"] != jamf.get("name"):
                     wrong.append(f"{asset['serial']} name={asset['name']!r}")
             checks.append(("the custom fields hold the Jamf values of the last run", not wrong, "; ".join(wrong[:4])))
-            tags = {key: tag for key, tag in inventory.asset_tags.items()}
+            tags = dict(inventory.asset_tags)
             checks.append(("jamf2snipe wrote the asset tags back to Jamf", len(tags) == 4, json.dumps(
                 {f"{kind}/{jamf_id}": tag for (kind, jamf_id), tag in tags.items()})))
             counts = f"{len(assets)} assets, {len(models)} models, {updated} values confirmed in run 2"
