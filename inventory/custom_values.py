@@ -506,3 +506,25 @@ def column_values(slots: list[Slot], values: Mapping[int, str], may_read_encrypt
         else:
             columns[column] = shown(slot.field, values.get(slot.field.pk), may_read_encrypted) or None
     return columns
+
+
+# --- key rotation ---------------------------------------------------------------------------------------------------
+
+
+def reencrypt_all(batch: int = 500) -> tuple[int, int]:
+    """Encrypt every encrypted value again with the first configured key and recompute its unique digest (after a
+    new key was put first in ``FIELD_ENCRYPTION_KEY``); returns (rewritten, unreadable). An unreadable value (no
+    configured key opens it) is left as it is."""
+    rewritten = unreadable = 0
+    rows = AssetFieldValue.objects.filter(field__field_encrypted=True).select_related("field", "asset")
+    for row in rows.order_by("pk").iterator(chunk_size=batch):
+        text = decrypt(row.value)
+        if text is None:
+            unreadable += 1
+            continue
+        row.value = encrypt(text)
+        if row.field.is_unique and row.asset.deleted_at is None:
+            row.unique_key = unique_digest(text, encrypted=True)
+        row.save(update_fields=["value", "unique_key"])
+        rewritten += 1
+    return rewritten, unreadable

@@ -158,7 +158,10 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
                        type(exc).__name__)
         return Response(error_body(DATABASE_UNAVAILABLE), status=503)
     if isinstance(exc, OperationalError) and "lock" in str(exc).lower():
-        # No Retry-After: the specification keeps it for 429 alone; the message already says to try again.
+        # No Retry-After: the specification keeps it for 429 alone; the message already says to try again. The
+        # database's first line says which wait gave up (a lock timeout, a deadlock), for operators and drills.
+        logger.warning("Answered busy on %s: %s", context.get("request") and context["request"].path,
+                       str(exc).strip().splitlines()[0][:300])
         return Response(error_body(BUSY, payload=None), status=409)
     if isinstance(exc, exceptions.APIException):
         return Response(error_body(str(exc.detail)), status=exc.status_code)

@@ -308,3 +308,17 @@ def test_concurrent_writes_of_one_unique_value_exactly_one_wins(fields, model, m
         outcomes = list(pool.map(write, assets))
     assert sorted(outcomes) == ["error"] * 7 + ["success"]
     assert AssetFieldValue.objects.filter(field=fields["imei"]).count() == 1
+
+
+def test_key_rotation_keeps_values_readable(token_client, fields, model, settings):
+    from django.core.management import call_command
+
+    settings.FIELD_ENCRYPTION_KEYS = ["old key, long and random enough"]
+    asset_id = create(token_client, model, **{col(fields["key"]): "s3cret"})["payload"]["id"]
+    settings.FIELD_ENCRYPTION_KEYS = ["new key, long and random enough", "old key, long and random enough"]
+    assert token_client.get(f"{URL}/{asset_id}").json()["custom_fields"]["Recovery Key"]["value"] == "s3cret"
+    call_command("reencrypt_custom_values", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    settings.FIELD_ENCRYPTION_KEYS = ["new key, long and random enough"]
+    assert token_client.get(f"{URL}/{asset_id}").json()["custom_fields"]["Recovery Key"]["value"] == "s3cret"
+    settings.FIELD_ENCRYPTION_KEYS = ["a key that never wrote it"]
+    assert token_client.get(f"{URL}/{asset_id}").json()["custom_fields"]["Recovery Key"]["value"] == MASK

@@ -201,7 +201,8 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         except exceptions.ValidationError as exc:
             errors = field_errors(exc)
         custom = None
-        if "model_id" not in errors:
+        may_have_custom = asset is None or "model_id" in data or custom_values.has_custom_input(data)
+        if "model_id" not in errors and may_have_custom:
             custom = self.read_custom(data, model=self.written_model(serializer, data, asset), asset=asset)
             errors = {**errors, **(custom.errors if custom else {})}
         if errors:
@@ -477,8 +478,9 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
     def audit_custom(self, asset: Asset) -> custom_values.CustomInput:
         """The audit's custom values: the fields flagged ``display_audit`` of the asset's fieldset (other columns are
         named in the text); a wrong value refuses the audit with its field error."""
-        custom = self.read_custom(self.input, model=asset.model, asset=asset, audit=True) \
-            or custom_values.CustomInput()
+        if not custom_values.has_custom_input(self.input):
+            return custom_values.CustomInput()
+        custom = self.read_custom(self.input, model=asset.model, asset=asset, audit=True)
         if custom.errors:
             raise exceptions.ValidationError(custom.errors)
         return custom

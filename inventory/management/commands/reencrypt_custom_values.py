@@ -1,0 +1,21 @@
+"""``manage.py reencrypt_custom_values``: after a key rotation (a new key put first in ``FIELD_ENCRYPTION_KEY``,
+the old ones kept after it), encrypt every encrypted custom value with the new key; then the old keys can go."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from inventory.custom_values import reencrypt_all
+
+
+class Command(BaseCommand):
+    help = "Encrypt every encrypted custom field value again with the first key of FIELD_ENCRYPTION_KEY."
+
+    def handle(self, *args, **options):
+        with transaction.atomic():
+            rewritten, unreadable = reencrypt_all()
+        self.stdout.write(f"{rewritten} value(s) encrypted with the current key.")
+        if unreadable:
+            self.stderr.write(f"{unreadable} value(s) could not be decrypted with any configured key and were left "
+                              "unchanged: add the key they were written with to FIELD_ENCRYPTION_KEY and run again.")
