@@ -50,7 +50,7 @@ from assetsvc.admin_services import (
 )
 from assetsvc.scoping import limiting_company_id
 from assetsvc.site import get_site_settings
-from inventory import catalogue_services, custom_field_services, labels, licenses, services, stock
+from inventory import admin_custom_values, catalogue_services, custom_field_services, labels, licenses, services, stock
 from inventory.admin_csv import CsvImportExportMixin
 from inventory.api.catalogue import serializers as catalogue_serializers
 from inventory.api.custom_fields import serializers as custom_field_serializers
@@ -86,23 +86,28 @@ EDITABLE = ["asset_tag", "name", "serial", "model", "status", "company", "suppli
             "notes", "order_number", "warranty_months", "purchase_date", "purchase_cost", "byod", "requestable"]
 
 
-class AssetAdminForm(ServiceModelForm):
+class AssetAdminForm(admin_custom_values.CustomValuesFormMixin, ServiceModelForm):
     """Saved by ``asset_create`` (every filled field) or ``asset_update`` (the changed ones); the purchase cost and
-    warranty limits are the model's (``Asset.clean``), shared with the API."""
+    warranty limits are the model's (``Asset.clean``), shared with the API. The custom fields of the model's fieldset
+    are form fields too (``inventory.admin_custom_values``), written by the same call."""
 
     class Meta:
         model = Asset
         fields = EDITABLE
 
     def service_data(self) -> dict:
+        own = self.model_field_names()
         if self.adding:
-            return {name: value for name, value in self.cleaned_data.items() if value is not None}
-        return {name: self.cleaned_data[name] for name in self.changed_data if name in self.cleaned_data}
+            return {name: value for name, value in self.cleaned_data.items() if value is not None and name in own}
+        return {name: self.cleaned_data[name] for name in self.changed_data if name in own & set(self.cleaned_data)}
+
+    def extra_post_clean(self) -> None:
+        self.read_custom_values()
 
     def call_service(self, data: dict) -> Asset:
         if self.adding:
-            return services.asset_create(actor=self.actor, data=data)
-        return services.asset_update(asset=self.instance, actor=self.actor, data=data)
+            return services.asset_create(actor=self.actor, data=data, custom=self.custom)
+        return services.asset_update(asset=self.instance, actor=self.actor, data=data, custom=self.custom)
 
 
 def _autocomplete(field_name: str) -> AutocompleteSelect:
@@ -421,6 +426,13 @@ class AssetAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, 
 
     def get_readonly_fields(self, request, obj=None):
         return self.readonly_fields if obj is not None else SERVICE_OWNED
+
+    def get_form(self, request, obj=None, **kwargs):
+        kwargs.setdefault("form", admin_custom_values.form_class(self.form, request, obj))
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        return admin_custom_values.with_custom_section(super().get_fieldsets(request, obj))
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "model":  # as the API: a deleted model takes no new assets

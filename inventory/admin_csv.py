@@ -189,11 +189,11 @@ class CsvImportExportMixin:
         name = f"{self.model._meta.verbose_name_plural.replace(' ', '-')}-{stamp}.{fmt}"
         if fmt == "csv":
             buffer: Any = io.StringIO()
-            count = write_export(self.csv_kind, scoped, buffer, fmt="csv")
+            count = write_export(self.csv_kind, scoped, buffer, fmt="csv", user=request.user)
             response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
         else:
             buffer = io.BytesIO()
-            count = write_export(self.csv_kind, scoped, buffer, fmt="xlsx")
+            count = write_export(self.csv_kind, scoped, buffer, fmt="xlsx", user=request.user)
             response = HttpResponse(buffer.getvalue(), content_type=XLSX_TYPE)
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         response["X-Exported-Rows"] = str(count)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -129,9 +129,10 @@ def _normalise(text: str) -> str:
     return " ".join((text or "").replace("\ufeff", "").strip().lower().split())
 
 
-def read_csv(kind: str, stream: IO[str] | IO[bytes]) -> CsvRows:
+def read_csv(kind: str, stream: IO[str] | IO[bytes], *, extra: Mapping[str, str] | None = None) -> CsvRows:
     """Read the whole file: map its headers to ``kind``'s columns; number rows by the file line they start on (the
-    header is line 1). A row with more cells than headers is a bad line; blank rows are skipped."""
+    header is line 1). A row with more cells than headers is a bad line; blank rows are skipped. ``extra``: more
+    headers (any case) → key, read after the kind's own (the asset importer's custom fields)."""
     if isinstance(stream, io.BufferedIOBase | io.RawIOBase) or "b" in getattr(stream, "mode", ""):
         stream = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
     csv.field_size_limit(MAX_FIELD_SIZE)
@@ -146,6 +147,8 @@ def read_csv(kind: str, stream: IO[str] | IO[bytes]) -> CsvRows:
     for column in COLUMNS[kind]:
         for name in (column.header, column.key, *column.aliases):
             lookup.setdefault(_normalise(name), column.key)
+    for name, key in (extra or {}).items():
+        lookup.setdefault(_normalise(name), key)
     positions: dict[str, int] = {}
     keys: dict[str, str] = {}
     ignored: list[str] = []

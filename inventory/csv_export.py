@@ -5,6 +5,11 @@ written as they are read, so a large export stays flat in memory.
 Cell formats are what the importer reads: dates ``YYYY-MM-DD``, costs with two decimals, booleans ``1``/``0``,
 ``Checked Out To`` the holder's username (empty for an asset checked out to another asset or a location, which the
 importer cannot express), ``Location`` an asset's default location (what the importer sets).
+
+Assets also get one column per custom field that is in a fieldset (header: the field's name, in field id order; the
+``db_column_name`` where the importer would read the name as another column): the plaintext of the fields of the
+asset's model's fieldset, empty for the others. An encrypted value shows as ``ENCRYPTED`` unless the exporting user
+holds ``assets.view.encrypted_custom_fields`` (none without a user). Values are read one query per chunk of rows.
 """
 
 from __future__ import annotations
@@ -13,13 +18,16 @@ import csv
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
+from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
 from django.db import models
 
+from accounts.permissions import has_access
 from assetsvc.progress import Progress
+from inventory import custom_values
 from inventory.csv_columns import COLUMNS
-from inventory.models import Accessory, Asset, Component, Consumable, License
+from inventory.models import Accessory, Asset, Component, Consumable, CustomField, CustomFieldsetField, License
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -73,23 +81,66 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def export_rows(kind: str, queryset: models.QuerySet, *, chunk_size: int = 2000) -> Iterator[list[str]]:
+def _normalised(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def custom_columns(kind: str = "asset") -> list[tuple[CustomField, str]]:
+    """The custom fields an asset export has columns for (those in any fieldset, in id order) and their headers:
+    the field's name, or its ``db_column_name`` where the importer reads the name as another column (a header, a
+    key or an alias of the kind's columns, or an earlier field's name)."""
+    taken = {_normalised(name) for column in COLUMNS[kind] for name in (column.header, column.key, *column.aliases)}
+    columns = []
+    for field_ in CustomField.objects.filter(
+            pk__in=CustomFieldsetField.objects.values("field_id")).order_by("pk"):
+        header = field_.name.strip()
+        if _normalised(header) in taken and field_.db_column_name:
+            header = field_.db_column_name
+        taken.add(_normalised(header))
+        columns.append((field_, header))
+    return columns
+
+
+def export_rows(kind: str, queryset: models.QuerySet, *, chunk_size: int = 2000,
+                user: User | None = None) -> Iterator[list[str]]:
     """The header, then one list of cells per item (read in chunks by the database cursor)."""
     columns = COLUMNS[kind]
     paths = _ASSET_PATHS if kind == "asset" else _STOCK_PATHS
-    yield [column.header for column in columns]
+    headers = [column.header for column in columns]
     values = queryset.values_list(*(paths[column.key] for column in columns))
-    for row in values.iterator(chunk_size=chunk_size):
-        yield [_cell(value) for value in row]
+    if kind != "asset":
+        yield headers
+        for row in values.iterator(chunk_size=chunk_size):
+            yield [_cell(value) for value in row]
+        return
+    custom = custom_columns(kind)
+    yield headers + [header for _, header in custom]
+    if not custom:
+        for row in values.iterator(chunk_size=chunk_size):
+            yield [_cell(value) for value in row]
+        return
+    may_read = has_access(user, custom_values.ENCRYPTED_PERMISSION)
+    carried = {pk: {slot.field.pk for slot in slots} for pk, slots in custom_values.fieldset_slots(
+        CustomFieldsetField.objects.values_list("fieldset_id", flat=True).distinct()).items()}
+    rows = queryset.values_list(*(paths[column.key] for column in columns), "pk", "model__fieldset_id")
+    iterator = rows.iterator(chunk_size=chunk_size)
+    while chunk := list(islice(iterator, chunk_size)):
+        stored = custom_values.values_of(row[-2] for row in chunk)
+        for *cells, pk, fieldset_id in chunk:
+            own, fields = stored.get(pk, {}), carried.get(fieldset_id, set())
+            yield [_cell(value) for value in cells] + [
+                custom_values.shown(field_, own.get(field_.pk), may_read) if field_.pk in fields else ""
+                for field_, _ in custom]
 
 
 def write_export(kind: str, queryset: models.QuerySet, output: IO[Any], *, fmt: str = "csv",
-                 progress: Progress | None = None) -> int:
-    """Write the export of ``queryset`` to ``output`` (text for CSV, binary for XLSX); the number of items."""
+                 progress: Progress | None = None, user: User | None = None) -> int:
+    """Write the export of ``queryset`` to ``output`` (text for CSV, binary for XLSX); the number of items.
+    ``user``: who exports (whether encrypted custom values are shown in plaintext)."""
     count = 0
     if fmt == "csv":
         writer = csv.writer(output)
-        for row in export_rows(kind, queryset):
+        for row in export_rows(kind, queryset, user=user):
             writer.writerow(row)
             count += 1
             if progress is not None and count > 1:
@@ -99,7 +150,7 @@ def write_export(kind: str, queryset: models.QuerySet, output: IO[Any], *, fmt: 
 
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title=kind)
-    for row in export_rows(kind, queryset):
+    for row in export_rows(kind, queryset, user=user):
         sheet.append(row)  # every cell as text: "00123" stays a tag, not the number 123
         count += 1
         if progress is not None and count > 1:

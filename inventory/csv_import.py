@@ -15,6 +15,12 @@ Rules:
   ``asset_create``/``asset_update``, the API's services, each in its own savepoint.
 - ``update``: an existing item (asset by tag; accessory, consumable, component by name; license by name and serial)
   gets the row's non-empty cells; without it the row is skipped. A row that changes nothing is skipped.
+- Custom fields: a column headed by a custom field's name or ``db_column_name`` (any case) is that field's value,
+  read by ``custom_values.read_input`` against the fields of the row's model's fieldset (the API's checks and
+  messages; required fields on create and on a model change). An empty cell sets nothing (an update keeps the value);
+  a cell of a field outside the model's fieldset, an ``ENCRYPTED`` cell of an encrypted field (an export made without
+  the permission to read it) and encrypted values the actor may not write are ignored and counted in the notes. Rows
+  with values go through the services (no bulk create), which store and log them.
 - ``dry_run``: the same work inside a transaction that is rolled back: the counts are exact, nothing stays.
 - The acting user decides company separation as in the API (rule 7): a user limited to a company imports into it
   (the Company column is ignored) and sees only its items and people.
@@ -23,6 +29,7 @@ Rules:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
@@ -33,6 +40,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from rest_framework import serializers
 
+from accounts.permissions import has_access
 from activity.choices import ActionType
 from activity.services import log_actions_bulk
 from assetsvc.admin_services import SERVICE_ERRORS, error_map
@@ -40,7 +48,7 @@ from assetsvc.api.fields import TextField
 from assetsvc.progress import Progress
 from assetsvc.site import get_site_settings
 from companies.querysets import limiting_company_id
-from inventory import services, signals
+from inventory import custom_values, services, signals
 from inventory.api.hardware.serializers import AssetWriteSerializer
 from inventory.checkout import log_company_id
 from inventory.choices import StatusType
@@ -55,7 +63,8 @@ from inventory.csv_common import (
     record_failure,
 )
 from inventory.csv_import_items import ITEM_KINDS, ItemImporter
-from inventory.models import Asset
+from inventory.field_crypto import MASK
+from inventory.models import Asset, AssetModel, CustomField
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -64,6 +73,21 @@ if TYPE_CHECKING:
 BATCH_SIZE = 500
 #: The note of a checkout made by creating an asset for someone (``asset_create``'s).
 CHECKOUT_NOTE = "Checked out on asset creation"
+#: The key of a custom field's column: this prefix and the field's id.
+CUSTOM_KEY = "custom:"
+
+
+def custom_headers() -> dict[str, str]:
+    """The headers read as custom fields (each field's name, then each ``db_column_name``) → ``custom:<id>``; the
+    asset columns' own names come first (``read_csv``)."""
+    fields = list(CustomField.objects.filter(db_column_name__startswith=custom_values.PREFIX)
+                  .order_by("pk").values_list("pk", "name", "db_column_name"))
+    headers: dict[str, str] = {}
+    for pk, name, _ in fields:
+        headers.setdefault(name, f"{CUSTOM_KEY}{pk}")
+    for pk, _, column in fields:
+        headers.setdefault(column, f"{CUSTOM_KEY}{pk}")
+    return headers
 
 
 # --- assets ------------------------------------------------------------------------------------------------------
@@ -84,6 +108,7 @@ class _AssetRow:
     data: dict[str, Any]
     target: Any = None
     existing: int | None = None
+    custom: custom_values.CustomInput | None = None
 
 
 class AssetImporter:
@@ -105,6 +130,17 @@ class AssetImporter:
         self.hidden: set[int] = set()
         self.serials: dict[str, int | None] = {}
         self.file_tags: dict[str, int] = {}
+        self.may_write_encrypted = has_access(actor, custom_values.ENCRYPTED_PERMISSION)
+        #: The file's custom-field columns: key → field, and the field's ``db_column_name`` → header as written.
+        self.custom_fields: dict[str, CustomField] = {}
+        self.custom_headers: dict[str, str] = {}
+        self.slots: dict[int, list[custom_values.Slot]] = {}
+        #: The existing assets of the current chunk's rows (their model and fieldset), read once per chunk.
+        self.current: dict[int, Asset] = {}
+        #: Cells not written, counted for the notes: (header, model name) outside the fieldset; header → count.
+        self.outside: Counter[tuple[str, str]] = Counter()
+        self.masked: Counter[str] = Counter()
+        self.unpermitted: Counter[str] = Counter()
 
     def col(self, key: str) -> str:
         return header_of(self.kind, key)
@@ -113,6 +149,10 @@ class AssetImporter:
 
     def run(self, rows: CsvRows) -> ImportResult:
         self.result.ignored_columns = rows.ignored
+        wanted = {key: int(key[len(CUSTOM_KEY):]) for key in rows.keys if key.startswith(CUSTOM_KEY)}
+        fields = CustomField.objects.in_bulk(list(wanted.values()))
+        self.custom_fields = {key: fields[pk] for key, pk in wanted.items() if pk in fields}
+        self.custom_headers = {field_.db_column_name: rows.keys[key] for key, field_ in self.custom_fields.items()}
         for line, text in rows.bad_lines:
             record_failure(self.result, line, {}, [("-", text)])
         with dry_run_scope(self.dry_run):
@@ -124,11 +164,24 @@ class AssetImporter:
                 self.serials = dict(Asset.objects.alive().exclude(serial="")
                                     .annotate(low=Lower("serial")).values_list("low", "pk"))
             for chunk in iter_chunks(rows.rows, self.batch_size):
+                ids = {self.tags.get(cells.get("asset_tag", "").strip().lower()) for _, cells in chunk} - {None}
+                self.current = Asset.objects.select_related("model").in_bulk(list(ids)) if self.update and ids else {}
                 prepared = [row for row in (self.prepare(line, cells) for line, cells in chunk) if row is not None]
                 self.write(prepared)
                 if self.progress is not None:
                     self.progress.advance(len(chunk))
+        self._custom_notes()
         return self.result
+
+    def _custom_notes(self) -> None:
+        notes = self.result.notes
+        for (header, model), count in self.outside.items():
+            notes.append(f"column {header} is not a field of model {model}'s fieldset; ignored for {count} rows.")
+        for header, count in self.masked.items():
+            notes.append(f"column {header}: {MASK} (an export's mask of an encrypted value) keeps the stored value; "
+                         f"ignored for {count} rows.")
+        for header, count in self.unpermitted.items():
+            notes.append(f"column {header}: {custom_values.NESTED_NEEDS_PERMISSION}; ignored for {count} rows.")
 
     def _value(self, key: str, raw: str | None, problems: list[tuple[str, str]]) -> Any:
         fld = self.fields[key]
@@ -192,6 +245,7 @@ class AssetImporter:
             holder = self.serials.get(serial.lower(), existing)
             if holder != existing:
                 problems.append((self.col("serial"), services.SERIAL_TAKEN))
+        custom = self._custom(cells, names, existing, problems)
         if problems:
             record_failure(self.result, line, cells, problems)
             return None
@@ -204,7 +258,61 @@ class AssetImporter:
         except SERVICE_ERRORS as exc:
             record_failure(self.result, line, cells, self._problems(exc))
             return None
-        return _AssetRow(line=line, cells=cells, tag=tag, data=data, target=target, existing=existing)
+        return _AssetRow(line=line, cells=cells, tag=tag, data=data, target=target, existing=existing, custom=custom)
+
+    def _custom(self, cells: dict[str, str], names: dict[str, str], existing: int | None,
+                problems: list[tuple[str, str]]) -> custom_values.CustomInput | None:
+        """The row's custom values, read against the fieldset of the row's model (the named one, else the existing
+        asset's); None when there is nothing to write or check. Errors are added to ``problems``."""
+        asset = None
+        if existing is not None:
+            asset = self.current.get(existing) or Asset.objects.select_related("model").get(pk=existing)
+        model: AssetModel | None = None
+        if names["model"]:
+            model = self.catalogue.find_model(names["model"], names["model_number"])
+        elif asset is not None:
+            model = asset.model
+        slots = self._slots_of(model)
+        carried = {slot.field.pk for slot in slots}
+        data: dict[str, str] = {}
+        for key, field_ in self.custom_fields.items():
+            cell = cells.get(key, "")
+            if not cell.strip():
+                continue  # no value on create; an update keeps the stored one
+            header = self.custom_headers[field_.db_column_name]
+            if field_.pk not in carried:
+                model_name = model.name if model is not None else names["model"]
+                if model_name:
+                    self.outside[(header, model_name)] += 1
+                continue
+            if field_.field_encrypted and cell.strip() == MASK:
+                self.masked[header] += 1
+                continue
+            if field_.field_encrypted and not self.may_write_encrypted:
+                self.unpermitted[header] += 1
+                continue
+            data[field_.db_column_name] = cell
+        creating = existing is None
+        model_changed = asset is not None and model is not None and model.pk != asset.model_id
+        if not data and not (slots and (creating or model_changed)):
+            return None
+        stored = custom_values.values_of([existing]).get(existing, {}) if model_changed else {}
+        custom = custom_values.read_input(data, slots=slots, may_write_encrypted=self.may_write_encrypted,
+                                          existing=stored, asset_pk=existing, creating=creating,
+                                          model_changed=model_changed)
+        names_of = {slot.field.db_column_name: slot.field.name for slot in slots}
+        for column, texts in custom.errors.items():
+            header = self.custom_headers.get(column) or names_of.get(column, column)
+            problems.extend((header, str(text)) for text in texts)
+        return custom
+
+    def _slots_of(self, model: AssetModel | None) -> list[custom_values.Slot]:
+        fieldset_id = getattr(model, "fieldset_id", None)
+        if fieldset_id is None:
+            return []
+        if fieldset_id not in self.slots:
+            self.slots.update(custom_values.fieldset_slots([fieldset_id]))
+        return self.slots[fieldset_id]
 
     def _name_tag(self, line: int, cells: dict[str, str], problems: list[tuple[str, str]]) -> str:
         raw = cells.get("asset_tag", "")
@@ -245,6 +353,9 @@ class AssetImporter:
         columns = {column.key for column in COLUMNS[self.kind]}
         problems = []
         for key, texts in error_map(exc).items():
+            if key in self.custom_headers:
+                problems.extend((self.custom_headers[key], str(text)) for text in texts)
+                continue
             key = _ERROR_COLUMNS.get(key, key)
             header = self.col(key if key in columns else "asset_tag")
             problems.extend((header, str(text)) for text in texts)
@@ -253,8 +364,9 @@ class AssetImporter:
     # writing ---------------------------------------------------------------------------------------------------
 
     def write(self, rows: list[_AssetRow]) -> None:
-        """New rows with a tag in bulk (checkouts included); generated tags and updates row by row."""
-        bulk = [row for row in rows if row.existing is None and row.tag
+        """New rows with a tag and no custom values in bulk (checkouts included); generated tags, rows with custom
+        values and updates row by row."""
+        bulk = [row for row in rows if row.existing is None and row.tag and not (row.custom and row.custom.values)
                 and (row.target is None or row.data["status"].type == StatusType.DEPLOYABLE)]
         single = [row for row in rows if row not in bulk] if len(bulk) != len(rows) else []
         with transaction.atomic():  # one commit per batch; each row below is a savepoint
@@ -327,39 +439,47 @@ class AssetImporter:
             if row.existing is None:
                 with transaction.atomic():
                     asset = services.asset_create(actor=self.actor, data={**row.data, "asset_tag": row.tag},
-                                                  target=row.target)
+                                                  target=row.target, custom=row.custom)
                 self.tags[asset.asset_tag.lower()] = asset.pk
                 status = "created"
             else:
                 asset = (current or {}).get(row.existing) or Asset.objects.get(pk=row.existing)
-                changed, target = self._update_plan(asset, row)
+                changed, target, custom = self._update_plan(asset, row)
                 status = "skipped"
-                if changed or target is not None:
+                if changed or target is not None or custom is not None:
                     with transaction.atomic():
-                        services.asset_update(asset=asset, actor=self.actor, data=changed, target=target)
+                        services.asset_update(asset=asset, actor=self.actor, data=changed, target=target,
+                                              custom=custom)
                     status = "updated"
         except SERVICE_ERRORS as exc:
             record_failure(self.result, row.line, row.cells, self._problems(exc))
             return
         self.result.outcome(row.line, status, row.cells)
 
-    def _update_plan(self, asset: Asset, row: _AssetRow) -> tuple[dict[str, Any], Any]:
-        """The fields the row changes, and the user to check the asset out to (None: no checkout)."""
+    def _update_plan(self, asset: Asset, row: _AssetRow) -> tuple[dict[str, Any], Any, Any]:
+        """The fields the row changes, the user to check the asset out to (None: no checkout), and the custom
+        values when one of them differs from the stored plaintext (None: no custom change)."""
         changed = {key: value for key, value in row.data.items() if differs(asset, key, value)}
+        custom = row.custom
+        if custom is not None:
+            stored = custom_values.stored_rows(asset.pk)
+            if not any(text != (custom_values.plain(field_, stored[field_.pk].value) if field_.pk in stored else None)
+                       for field_, text in custom.values.values()):
+                custom = None
         target = row.target
         if target is not None and asset.assigned_user_id == target.pk:
             target = None
         elif target is not None and asset.is_assigned:
             raise DjangoValidationError({"assigned_user": [
                 "The asset is already checked out to someone else; check it in before importing a new holder."]})
-        return changed, target
+        return changed, target, custom
 
 
 def import_csv(kind: str, stream: IO[str] | IO[bytes], *, actor: User, update: bool = False,
                dry_run: bool = False, progress_stream: IO[str] | None = None) -> ImportResult:
     """Import one CSV file of ``kind`` (``asset``, ``accessory``, ``consumable``, ``component``, ``license``) as
     ``actor``. Raises ``csv_columns.CsvFileError`` when the file as a whole is unreadable (nothing written)."""
-    rows = read_csv(kind, stream)
+    rows = read_csv(kind, stream, extra=custom_headers() if kind == "asset" else None)
     progress = Progress(len(rows.rows), verb="dry run" if dry_run else "imported", stream=progress_stream)
     try:
         if kind == "asset":

@@ -86,11 +86,11 @@ class ExportCommand(BaseCommand):
                             stream=None if options["no_progress"] else progress_stream(self))
         try:
             if path is None:
-                count = write_export(self.kind, queryset, self.stdout, fmt=fmt, progress=progress)
+                count = write_export(self.kind, queryset, self.stdout, fmt=fmt, progress=progress, user=user)
             else:
                 with open(path, "w" if fmt == "csv" else "wb", **({"newline": "", "encoding": "utf-8"}
                                                                if fmt == "csv" else {})) as output:
-                    count = write_export(self.kind, queryset, output, fmt=fmt, progress=progress)
+                    count = write_export(self.kind, queryset, output, fmt=fmt, progress=progress, user=user)
         except OSError as exc:
             raise CommandError(f"Cannot write {path}: {exc.strerror}.") from None
         finally:
