@@ -65,6 +65,7 @@ class Scenario:
     sql_ms: float | None = None  # database time of one request (see QueryTimer)
     sql: list[str] = field(default_factory=list)
     status: str = "ok"
+    runs: int | None = None  # timed requests of a slow scenario (one warm-up), instead of --requests / --warmup
     floor: bool = False  # the floor (``--floor-dir``) answers it too: timed interleaved with the product
     floor_timings: list[float] = field(default_factory=list)
 
@@ -251,6 +252,7 @@ class Fixture:
     busy_rows: int = 0
     checkout_accessory_id: int | None = None  # the busiest accessory with a unit left (checkout + checkin)
     checkout_accessory_rows: int = 0
+    custom: dict | None = None  # issue 15: the custom field scenarios' columns and values (prepare_custom)
 
 
 def prepare_fixture(n_assets: int, needed_checkouts: int, user=None, taken: tuple[int, ...] = ()) -> Fixture:
@@ -302,7 +304,30 @@ def prepare_fixture(n_assets: int, needed_checkouts: int, user=None, taken: tupl
     )
     if user == admin:
         prepare_stock(fx)
+    prepare_custom(fx, alive.exclude(status__type="archived"))
     return fx
+
+
+def prepare_custom(fx: Fixture, listed) -> None:
+    """Issue 15 (``benchmarks/seed.py`` ``_seed_custom_fields``): a MAC address one listed asset holds (the exact
+    filter finding one row), the most common OS version (the exact filter finding many), a substring of it for
+    ``filter=``, the numeric column to sort by, and 500 assets with values for the bulk update."""
+    from django.db.models import Count
+
+    from inventory.models import AssetFieldValue, CustomField
+
+    columns = dict(CustomField.objects.values_list("name", "db_column_name"))
+    if "MAC Address" not in columns:
+        return
+    shown = AssetFieldValue.objects.filter(asset__in=listed)
+    mac = shown.filter(field__name="MAC Address").order_by("asset_id").values_list("value", flat=True)
+    mac_value = mac[mac.count() // 2]
+    common = (shown.filter(field__name="OS Version").values("value").order_by().annotate(n=Count("id"))
+              .order_by("-n", "value").first())
+    bulk_ids = list(shown.filter(field__name="OS Version", asset__deleted_at__isnull=True).order_by("-asset_id")
+                    .values_list("asset_id", flat=True)[:500])
+    fx.custom = {"mac": (columns["MAC Address"], mac_value), "os": (columns["OS Version"], common["value"]),
+                 "os_total": common["n"], "ram": columns["RAM GB"], "bulk_ids": bulk_ids}
 
 
 def most_common(assets, column: str) -> tuple[int, int]:
@@ -452,7 +477,40 @@ def scenarios(fx: Fixture, stock: bool = True) -> list[Scenario]:
         Scenario("POST /hardware/{id}/checkout", checkout, action_check, pair="POST /hardware/{id}/checkin"),
         Scenario("POST /hardware/{id}/checkin", checkin, action_check),
     ]
-    return hardware + (stock_scenarios(fx) if stock else [])
+    return hardware + custom_scenarios(fx, bulk=stock) + (stock_scenarios(fx) if stock else [])
+
+
+def custom_scenarios(fx: Fixture, *, bulk: bool) -> list[Scenario]:
+    """Issue 15: the exact filter by a custom column (one row: a MAC address; many rows: the commonest OS version),
+    the substring ``filter=``, the sort by a NUMERIC field, and (``bulk``: the super user) a bulk update of 500
+    assets writing one custom field (5 timed requests after one warm-up)."""
+    from urllib.parse import urlencode
+
+    if not fx.custom:
+        return []
+    (mac, mac_value), (os_column, os_value) = fx.custom["mac"], fx.custom["os"]
+
+    def get(params):
+        return lambda i: ("GET", "/api/v1/hardware?" + urlencode({**params, "limit": 50}), None)
+
+    found = [
+        Scenario("GET /hardware?<MAC column>=.. (1 row)", get({mac: mac_value.lower()}), list_check(1)),
+        Scenario(f"GET /hardware?<OS column>=.. ({fx.custom['os_total']:,} rows)", get({os_column: os_value}),
+                 list_check()),
+        Scenario("GET /hardware?filter={<OS column>: 'macos'}", get({"filter": json.dumps({os_column: "macos"})}),
+                 list_check()),
+        Scenario("GET /hardware?sort=<RAM column>&order=asc", get({"sort": fx.custom["ram"], "order": "asc"}),
+                 list_check(50)),
+    ]
+    if bulk and len(fx.custom["bulk_ids"]) == 500:
+        body = {"ids": fx.custom["bulk_ids"]}
+
+        def bulk_update(i):
+            return "PATCH", "/api/v1/hardware/bulk", {**body, os_column: f"Bench OS {i}"}
+
+        found.append(Scenario("PATCH /hardware/bulk (500 ids, one _snipeit_* value)", bulk_update, action_check,
+                              runs=5))
+    return found
 
 
 def stock_scenarios(fx: Fixture) -> list[Scenario]:
@@ -523,7 +581,7 @@ def count_queries(found: list[Scenario], fx: Fixture, explain: Path | None, kind
         if method == "GET":
             response = client.get(path)
         else:
-            response = client.post(path, data=json.dumps(body), content_type="application/json")
+            response = client.generic(method, path, data=json.dumps(body), content_type="application/json")
         try:
             payload = response.json()
         except ValueError:
@@ -747,11 +805,12 @@ def time_scenarios(found: list[Scenario], base: str, token: str, requests_n: int
         group = [scenario] + ([by_name[scenario.pair]] if scenario.pair else [])
         if any(member.status != "ok" for member in group):
             continue
+        first, runs = (1, scenario.runs) if scenario.runs else (warmup, requests_n)
         try:
-            for i in range(warmup + requests_n):
+            for i in range(first + runs):
                 for member in group:
                     elapsed, floor_elapsed = call(member, i)
-                    if i >= warmup:
+                    if i >= first:
                         member.timings.append(elapsed)
                         if floor_elapsed is not None:
                             member.floor_timings.append(floor_elapsed)

@@ -107,6 +107,16 @@ LICENSE_COLUMNS = (
 LICENSE_SEAT_COLUMNS = ("license_id", "assigned_user_id", "assigned_asset_id", "created_by_id", "created_at",
                         "updated_at")
 TARGET_COLUMNS = ("assigned_user_id", "assigned_asset_id", "assigned_location_id")
+# Issue 15: the custom fields (name, format), in two fieldsets attached to the models of these categories.
+CUSTOM_FIELDS = [
+    ("MAC Address", "MAC"), ("IMEI", "NUMERIC"), ("OS Version", "ANY"), ("RAM GB", "NUMERIC"),
+    ("Disk GB", "NUMERIC"), ("MDM Device Id", "ANY"), ("MDM Enrolment", "ANY"), ("Owner E-mail", "EMAIL"),
+    ("Warranty Reference", "ANY"), ("Last Check-in", "DATE"),
+]
+FIELDSET_CATEGORIES = {"Computers": ["Laptops", "Desktops", "Servers"],
+                       "Mobile devices": ["Mobile Phones", "Tablets"]}
+OS_VERSIONS = ["Windows 11 23H2", "Windows 11 24H2", "Windows 10 22H2", "macOS 14.6", "macOS 15.1", "Ubuntu 24.04",
+               "iOS 18.1", "Android 15", "iPadOS 18.1", "ChromeOS 129"]
 # name, type, share of the assets that are not checked out
 STATUS_LABELS = [
     ("Ready to Deploy", "deployable", 0.80),
@@ -484,7 +494,78 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         _bulk(User, [person(i) for i in range(counts.users, counts.users + counts.extra_users)])
         log(f"  {counts.extra_companies:,} more companies, {counts.extra_users:,} more users: "
             f"{time.perf_counter() - began:.1f}s")
+        values = _seed_custom_fields(random.Random(rng_seed + 15), admin, stamp)
+        log(f"  {len(CUSTOM_FIELDS)} custom fields, {values:,} values: {time.perf_counter() - began:.1f}s")
     return counts
+
+
+def _custom_value(rng: random.Random, index: int, asset_id: int) -> str:
+    """The value of custom field ``index`` (of :data:`CUSTOM_FIELDS`) on asset ``asset_id``."""
+    if index == 0:  # MAC address: one per asset
+        return ":".join(f"{(asset_id * 2654435761 >> shift) & 0xFF:02X}" for shift in range(0, 48, 8))
+    if index == 1:  # IMEI: one per asset
+        return f"35{asset_id:013d}"
+    if index == 2:
+        return rng.choice(OS_VERSIONS)
+    if index == 3:
+        return rng.choice(["8", "16", "16", "32", "32", "64"])
+    if index == 4:
+        return rng.choice(["256", "512", "512", "1024", "2048"])
+    if index == 5:
+        return f"MDM-{rng.getrandbits(40):010x}"
+    if index == 6:
+        return rng.choice(["Intune", "Jamf", "Workspace ONE", "none"])
+    if index == 7:
+        return f"user{rng.randint(1, 5_000)}@example.com"
+    if index == 8:
+        return f"WR-{rng.randint(1, 50_000):06d}"
+    return f"{rng.randint(2019, 2026)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+
+
+def _seed_custom_fields(rng: random.Random, admin, stamp) -> int:
+    """Issue 15: :data:`CUSTOM_FIELDS` in two fieldsets, "Computers" (the first six fields and the last two) and
+    "Mobile devices" (MAC, IMEI, OS, MDM enrolment, owner e-mail, warranty reference), attached to the models of
+    the categories of :data:`FIELDSET_CATEGORIES`; every asset of those models gets a value for every field of its
+    model's set (``COPY`` on PostgreSQL, indexes built afterwards). Drawn from its own random generator, last, so the
+    rest of the data is the same as before. Returns the number of values."""
+    from inventory.custom_field_services import column_name_for
+    from inventory.models import (
+        Asset,
+        AssetFieldValue,
+        AssetModel,
+        CustomField,
+        CustomFieldset,
+        CustomFieldsetField,
+    )
+
+    fields = _bulk(CustomField, [
+        CustomField(name=name, element="text", format=fmt, created_by=admin, created_at=stamp(0), updated_at=stamp(0))
+        for name, fmt in CUSTOM_FIELDS])
+    for field in fields:
+        field.db_column_name = column_name_for(field.name, field.pk)
+    CustomField.objects.bulk_update(fields, ["db_column_name"])
+    members = {"Computers": [0, 2, 3, 4, 5, 7, 8, 9], "Mobile devices": [0, 1, 2, 6, 7, 8]}
+    sets = {}
+    for name, indexes in members.items():
+        sets[name] = CustomFieldset.objects.create(name=name, created_by=admin, created_at=stamp(0),
+                                                   updated_at=stamp(0))
+        CustomFieldsetField.objects.bulk_create([
+            CustomFieldsetField(fieldset=sets[name], field=fields[index], order=order)
+            for order, index in enumerate(indexes)])
+    fieldset_of = {}
+    for name, categories in FIELDSET_CATEGORIES.items():
+        chosen = AssetModel.objects.filter(category__name__in=categories)
+        chosen.update(fieldset=sets[name])
+        fieldset_of.update(dict.fromkeys(chosen.values_list("pk", flat=True), name))
+    written = 0
+    # Read before the COPY starts: the connection runs nothing else while it is open.
+    assets = list(Asset.objects.filter(model_id__in=list(fieldset_of)).order_by("id").values_list("id", "model_id"))
+    with bulk_load(AssetFieldValue), TableWriter(AssetFieldValue, ("asset_id", "field_id", "value")) as out:
+        for asset_id, model_id in progress(assets, "custom values"):
+            for index in members[fieldset_of[model_id]]:
+                out.write((asset_id, fields[index].pk, _custom_value(rng, index, asset_id)))
+                written += 1
+    return written
 
 
 def _stock_models() -> tuple:

@@ -718,7 +718,7 @@ class AssetFieldValue(models.Model):
     ``unique_key`` is set only for fields with ``is_unique`` on live assets: a digest of the value trimmed and lower
     cased (of the plaintext for encrypted fields), so the partial unique constraint makes two concurrent writes of
     one value fail in the database, whatever the length of the value; deleting an asset clears it, restoring sets it
-    again. ``?<column>=`` lookups use the index on the field and the value's first 191 characters."""
+    again. ``?<column>=`` lookups use the index on the field and the lower-cased first 191 characters of the value."""
 
     asset = models.ForeignKey(Asset, on_delete=models.CASCADE, related_name="field_values")
     field = models.ForeignKey(CustomField, on_delete=models.CASCADE, related_name="values")
@@ -727,7 +727,9 @@ class AssetFieldValue(models.Model):
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index("field", Substr("value", 1, 191), name="assetfieldvalue_lookup_idx")]
+        # ``?<column>=`` compares this expression first (inventory.custom_filters): case-insensitive, from the index.
+        indexes = [models.Index("field", Lower(Substr("value", 1, 191)), include=["asset"],
+                                name="assetfieldvalue_lookup_ci_idx")]
         constraints = [
             models.UniqueConstraint(fields=["asset", "field"], name="assetfieldvalue_asset_field_unique"),
             models.UniqueConstraint(fields=["field", "unique_key"], condition=models.Q(unique_key__isnull=False),

@@ -21,7 +21,7 @@ from assetsvc.api.inputs import parse_flag
 from assetsvc.site import get_site_settings
 from companies.models import Company
 from companies.querysets import limiting_company_id
-from inventory import tally
+from inventory import custom_filters, tally
 from inventory.choices import StatusType, TargetType
 from inventory.models import Asset, AssetModel, AssetQuerySet, Location, StatusLabel, Supplier
 
@@ -72,10 +72,12 @@ def _labels(*types: str) -> Any:
 def filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuerySet:
     """Apply ``GET /hardware`` filters. Soft-deleted assets only with ``status=Deleted``; archived labels hidden
     unless ``status_id`` or ``status=Archived`` asks for them or ``show_archived_in_list`` is on."""
+    custom = custom_filters.conditions(params)  # field errors before anything else can match nothing
     try:
-        return _filter_assets(queryset, params)
+        queryset = _filter_assets(queryset, params)
     except NoMatch:
         return queryset.none()
+    return queryset if custom is None else queryset.filter(custom)
 
 
 def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuerySet:
@@ -141,6 +143,8 @@ def tallied_total(params: dict[str, Any], search: str | None, user: User) -> int
     assets of the caller's company (separation) and of ``?company_id=``, of ``?status_id=`` or else of every label
     but the archived ones unless ``show_archived_in_list``."""
     if not tally.available() or _search_terms(search):
+        return None
+    if custom_filters.given(params):
         return None
     given = {name for name in FILTERS if params.get(name) not in (None, "")}
     if not given <= TALLIED_FILTERS:
@@ -221,6 +225,14 @@ def _related_ids(terms: list[str]) -> dict[str, set[int]]:
     return found
 
 
+def search_text(params: dict[str, Any]) -> str | None:
+    """The list's ``?search=``: none when ``filter`` is given and not empty (API-CONTRACT.md §11.2)."""
+    search = params.get("search")
+    if not isinstance(search, str) or custom_filters.filter_given(params):
+        return None
+    return search
+
+
 def _search_terms(text: str | None) -> list[str]:
     if not text or not text.strip():
         return []
@@ -234,8 +246,17 @@ def searched_by_index(text: str | None) -> bool:
     return bool(terms) and connection.vendor == "postgresql" and min(map(len, terms)) >= TRIGRAM
 
 
+def counted_with_page(params: dict[str, Any]) -> bool:
+    """True when ``GET /hardware`` counts and pages in one query (``COUNT(*) OVER ()``): on PostgreSQL, a search by
+    the indexed union, or a custom field filter (its matches are joined once, not once to count and once to page)."""
+    if searched_by_index(search_text(params)):
+        return True
+    return connection.vendor == "postgresql" and custom_filters.given(params)
+
+
 def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:
-    """``?search=``: case-insensitive substring over the asset's own columns and its related names; terms
+    """``?search=``: case-insensitive substring over the asset's own columns, its related names and the values of
+    the non-encrypted custom fields its model's fieldset shows (``custom_filters.search_values``); terms
     separated by `` OR `` match any (same rules as ``assetsvc.api.viewsets.SearchFilter``, first 255 characters)."""
     terms = _search_terms(text)
     if not terms:
@@ -245,6 +266,7 @@ def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:
     query = Q()
     for term in terms:
         query |= _any_contains(SEARCH_COLUMNS, term) | _related_matches(term)
+        query |= Q(pk__in=custom_filters.search_values(term))
     return queryset.filter(query)
 
 
@@ -267,6 +289,7 @@ def _matching_ids(queryset: AssetQuerySet, terms: list[str]):
     base = queryset.order_by()  # each arm keeps the list's own conditions (live, not archived, the company, ...)
     arms = [base.filter(**{f"{column}__icontains": term}).values("pk") for term in terms for column in SEARCH_COLUMNS]
     arms += [base.filter(**{f"{column}__in": sorted(ids)}).values("pk") for column, ids in _related_ids(terms).items()]
+    arms += [base.filter(pk__in=custom_filters.search_values(term)).values("pk") for term in terms]
     return arms[0].union(*arms[1:])
 
 

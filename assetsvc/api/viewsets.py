@@ -388,14 +388,20 @@ class SortFilter(BaseFilterBackend):
         sort_fields: dict[str, str | tuple[str, ...]] = getattr(view, "sort_fields", {}) or {}
         default = getattr(view, "default_sort", "created_at")
         key = request.query_params.get("sort", default)
+        default_order = getattr(view, "default_order", "desc")
+        order = (request.query_params.get("order") or default_order).strip().lower()
+        descending = order != "asc"
         if key not in sort_fields:
+            # ``view.extra_sort(queryset, key, descending)``: a view's own sort keys (the assets' custom field
+            # columns): the queryset ordered, with its tie-breaker, or None for "unknown"
+            extra = getattr(view, "extra_sort", None)
+            ordered = extra(queryset, key, descending) if extra is not None and key else None
+            if ordered is not None:
+                return ordered
             key = default
         fields = sort_fields.get(key, key)
         if isinstance(fields, str):
             fields = (fields,)
-        default_order = getattr(view, "default_order", "desc")
-        order = (request.query_params.get("order") or default_order).strip().lower()
-        descending = order != "asc"
         ordering = []
         for field in fields:
             ordering.append(f"-{field}" if descending else field)

@@ -17,7 +17,6 @@ def ok(response) -> dict:
     return body
 
 
-@pytest.mark.xfail(strict=True, reason="GET /hardware?<column>= lands with the finding-assets step of issue 15")
 def test_done_when_flow(token_client, make_client):
     mac = ok(token_client.post(f"{API}/fields", {"name": "MAC Address", "element": "text", "format": "MAC"},
                                format="json"))["payload"]

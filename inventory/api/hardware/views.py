@@ -24,7 +24,7 @@ from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envel
 from assetsvc.registry import hook
 from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
-from inventory import custom_values, labels, selectors, services
+from inventory import custom_filters, custom_values, labels, selectors, services
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
 from inventory.api.hardware.bulk import (
     AUDIT_TEXTS,
@@ -134,6 +134,11 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         "checkin_counter": "checkin_counter", "requests_counter": "requests_counter", "byod": "byod",
         "requestable": "requestable", "created_by": ("created_by__first_name", "created_by__last_name"),
     }
+
+    def extra_sort(self, queryset, key: str, descending: bool):
+        """``SortFilter``'s hook: ``sort=<column>`` / ``custom_fields.<column>`` of a custom field (§11.2)."""
+        field = custom_filters.sort_key(key)
+        return None if field is None else custom_filters.order_by_field(queryset, field, descending)
 
     # -- plumbing ---------------------------------------------------------------------------------------------
 
@@ -271,7 +276,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         only the columns the record shows (``records.ROW_COLUMNS``). ``total``: the list's exact size when known
         without counting (``selectors.tallied_total``)."""
         params = self.request.query_params
-        if selectors.searched_by_index(params.get("search")) and self.paginator.cursor_query_param not in params:
+        if selectors.counted_with_page(self.input) and self.paginator.cursor_query_param not in params:
             ids = self.paginator.paginate_counted(
                 queryset.annotate(rows_total=Window(Count("*"))).values_list("pk", "rows_total"), self.request)
         else:
@@ -300,7 +305,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     def filter_queryset(self, queryset):
         queryset = selectors.filter_assets(queryset, self.input)
-        queryset = selectors.search_assets(queryset, self.request.query_params.get("search"))
+        queryset = selectors.search_assets(queryset, selectors.search_text(self.input))
         return super().filter_queryset(queryset)
 
     @_doc("hardware_list", response=ASSET_LIST)
@@ -308,7 +313,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         queryset = self.filter_queryset(self.get_queryset())
         if self.paginator.cursor_query_param in request.query_params:
             return self.list_response(queryset)  # a keyset page counts nothing
-        return self.list_response(queryset, selectors.tallied_total(self.input, request.query_params.get("search"),
+        return self.list_response(queryset, selectors.tallied_total(self.input, selectors.search_text(self.input),
                                                                     request.user))
 
     @_doc("hardware_upcoming_list", response=ASSET_LIST)

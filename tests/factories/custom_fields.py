@@ -1,0 +1,28 @@
+"""Custom field values on assets (the definitions' factories are in ``tests.factories.inventory``)."""
+
+from __future__ import annotations
+
+import factory
+from factory.django import DjangoModelFactory
+
+from inventory import field_crypto
+from inventory.models import AssetFieldValue
+from tests.factories.inventory import AssetFactory, CustomFieldFactory
+
+
+class AssetFieldValueFactory(DjangoModelFactory[AssetFieldValue]):
+    """A stored value, written as the write side stores it: trimmed text, a Fernet token for an encrypted field
+    (pass the plaintext as ``value``)."""
+
+    class Meta:
+        model = AssetFieldValue
+
+    asset = factory.SubFactory(AssetFactory)
+    field = factory.SubFactory(CustomFieldFactory)
+    value = ""
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        text = str(kwargs.get("value", "")).strip()
+        kwargs["value"] = field_crypto.encrypt(text) if text and kwargs["field"].field_encrypted else text
+        return super()._create(model_class, *args, **kwargs)
