@@ -222,7 +222,6 @@ def test_jamf2snipe_mapping_a_field_outside_the_fieldset_is_refused_not_dropped(
     assert asset.name == "before" and stored(asset.pk) == {}
 
 
-@pytest.mark.xfail(reason="GET /hardware?<column>= (contract §11.2) is not on main yet", strict=False)
 def test_a_sync_finds_a_device_by_a_custom_column(token_client, jamf_setup):
     columns = jamf_setup["columns"]
     model = AssetModelFactory(fieldset=jamf_setup["fieldset"])
