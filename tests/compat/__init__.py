@@ -1,0 +1,1 @@
+"""Compatibility with real Snipe-IT API clients (sync scripts), replayed through the API."""
