@@ -7,7 +7,12 @@ from factory.django import DjangoModelFactory
 
 from inventory import field_crypto
 from inventory.models import AssetFieldValue
-from tests.factories.inventory import AssetFactory, CustomFieldFactory
+from tests.factories.inventory import (
+    AssetFactory,
+    CustomFieldFactory,
+    CustomFieldsetFactory,
+    CustomFieldsetFieldFactory,
+)
 
 
 class AssetFieldValueFactory(DjangoModelFactory[AssetFieldValue]):
@@ -26,3 +31,11 @@ class AssetFieldValueFactory(DjangoModelFactory[AssetFieldValue]):
         text = str(kwargs.get("value", "")).strip()
         kwargs["value"] = field_crypto.encrypt(text) if text and kwargs["field"].field_encrypted else text
         return super()._create(model_class, *args, **kwargs)
+
+
+def fieldset_of(*fields, required=()):
+    """A fieldset holding ``fields`` in that order; those in ``required`` are required."""
+    fieldset = CustomFieldsetFactory()
+    for order, field in enumerate(fields, start=1):
+        CustomFieldsetFieldFactory(fieldset=fieldset, field=field, order=order, required=field in required)
+    return fieldset

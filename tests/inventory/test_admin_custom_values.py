@@ -13,23 +13,15 @@ from tests.factories import (
     AssetFactory,
     AssetModelFactory,
     CustomFieldFactory,
-    CustomFieldsetFactory,
-    CustomFieldsetFieldFactory,
     StatusLabelFactory,
     UserFactory,
 )
+from tests.factories.custom_fields import fieldset_of
 from tests.ops.test_admin_services import form_data, form_errors, url
 
 pytestmark = pytest.mark.django_db
 
 SECRET = "s3cret-recovery-key"
-
-
-def _fieldset(*fields, required=()):
-    fieldset = CustomFieldsetFactory()
-    for order, field in enumerate(fields, start=1):
-        CustomFieldsetFieldFactory(fieldset=fieldset, field=field, order=order, required=field in required)
-    return fieldset
 
 
 @pytest.fixture
@@ -46,7 +38,7 @@ def fields():
 
 @pytest.fixture
 def model(fields):
-    return AssetModelFactory(fieldset=_fieldset(*fields.values()))
+    return AssetModelFactory(fieldset=fieldset_of(*fields.values()))
 
 
 @pytest.fixture
@@ -158,7 +150,7 @@ def test_encrypted_value_is_editable_for_a_super_user(superuser, asset, fields):
 
 def test_required_field_is_enforced_on_add_and_when_cleared(superuser):
     imei = CustomFieldFactory(name="IMEI")
-    model = AssetModelFactory(fieldset=_fieldset(imei, required=[imei]))
+    model = AssetModelFactory(fieldset=fieldset_of(imei, required=[imei]))
     client = login(superuser)
     add = url(Asset, "add")
     assert "?model=" in client.get(add).content.decode()  # the help text on the model field
@@ -186,7 +178,7 @@ def test_required_field_is_enforced_on_add_and_when_cleared(superuser):
 
 def test_a_model_change_validates_against_the_new_fieldset_and_keeps_hidden_values(superuser, asset, fields):
     serial = CustomFieldFactory(name="Board serial")
-    other = AssetModelFactory(fieldset=_fieldset(serial, required=[serial]))
+    other = AssetModelFactory(fieldset=fieldset_of(serial, required=[serial]))
     client = login(superuser)
     page = url(Asset, "change", asset.pk)
     refused = client.post(page, form_data(client, page, model=other.pk))
@@ -211,7 +203,7 @@ def test_a_model_change_validates_against_the_new_fieldset_and_keeps_hidden_valu
 
 def test_a_value_another_asset_holds_is_refused_on_a_unique_field(superuser):
     imei = CustomFieldFactory(name="IMEI", is_unique=True)
-    model = AssetModelFactory(fieldset=_fieldset(imei))
+    model = AssetModelFactory(fieldset=fieldset_of(imei))
     first, second = AssetFactory(model=model), AssetFactory(model=model)
     client = login(superuser)
     for asset, value, status in ((first, "35693803", 302), (second, " 35693803 ", 200)):

@@ -12,21 +12,13 @@ from tests.factories import (
     AssetFactory,
     AssetModelFactory,
     CustomFieldFactory,
-    CustomFieldsetFactory,
-    CustomFieldsetFieldFactory,
     StatusLabelFactory,
     UserFactory,
 )
+from tests.factories.custom_fields import fieldset_of
 
 URL = "/api/v1/hardware"
 pytestmark = pytest.mark.django_db
-
-
-def _fieldset(*fields, required=()):
-    fieldset = CustomFieldsetFactory()
-    for order, field in enumerate(fields, start=1):
-        CustomFieldsetFieldFactory(fieldset=fieldset, field=field, order=order, required=field in required)
-    return fieldset
 
 
 @pytest.fixture
@@ -48,7 +40,7 @@ def fields():
 
 @pytest.fixture
 def model(fields):
-    return AssetModelFactory(fieldset=_fieldset(*fields.values()))
+    return AssetModelFactory(fieldset=fieldset_of(*fields.values()))
 
 
 def col(field) -> str:
@@ -126,7 +118,7 @@ class TestWritesAndReads:
 
     def test_model_change_hides_values_and_changing_back_shows_them(self, token_client, fields, model):
         asset_id = create(token_client, model, **{col(fields["mac"]): "AA:BB:CC:DD:EE:FF"})["payload"]["id"]
-        other = AssetModelFactory(fieldset=_fieldset(fields["ram"]))
+        other = AssetModelFactory(fieldset=fieldset_of(fields["ram"]))
         answer = token_client.patch(f"{URL}/{asset_id}", {"model_id": other.pk}, format="json").json()
         assert list(answer["payload"]["custom_fields"]) == ["RAM"]
         assert col(fields["mac"]) not in answer["payload"]
@@ -196,7 +188,7 @@ class TestBadInput:
         assert list(only_model["messages"]) == ["model_id"]
 
     def test_required_on_create_and_when_cleared_but_not_on_other_updates(self, token_client, fields):
-        required_model = AssetModelFactory(fieldset=_fieldset(fields["mac"], fields["ram"], required=[fields["mac"]]))
+        required_model = AssetModelFactory(fieldset=fieldset_of(fields["mac"], fields["ram"], required=[fields["mac"]]))
         legacy = AssetFactory(model=required_model)  # no value: existed before the field became required
         answer = create(token_client, required_model)
         assert answer["messages"] == {col(fields["mac"]): ["The MAC Address field is required."]}
@@ -249,7 +241,7 @@ class TestAudit:
     def test_audit_writes_display_audit_fields_and_names_the_others(self, token_client, fields):
         fields["ram"].display_audit = True
         fields["ram"].save()
-        audited = AssetModelFactory(fieldset=_fieldset(fields["ram"], fields["mac"]))
+        audited = AssetModelFactory(fieldset=fieldset_of(fields["ram"], fields["mac"]))
         asset = AssetFactory(model=audited)
         answer = token_client.post(f"{URL}/{asset.pk}/audit", {col(fields["ram"]): 64, col(fields["mac"]): "x"},
                                    format="json").json()
