@@ -66,13 +66,22 @@ from inventory.models import Asset, Location
 _ID = re.compile(r"^[0-9]{1,18}$")
 
 
-def _doc(operation_id: str, request=None, response=None):
+#: What the schema says of the custom field keys an asset write takes besides the serializer's fields.
+CUSTOM_KEYS_DOC = (
+    "Custom field values: top-level `_snipeit_<column>` keys (the fields' `db_column_name`) of the fields of the "
+    "asset's (new) model's fieldset, and a nested `custom_fields` object keyed by field name or column, whose wrong "
+    "entries are skipped and named in the success text (docs/custom-fields.md, API-CONTRACT.md §11.1). The answer "
+    "echoes each written column as sent.")
+
+
+def _doc(operation_id: str, request=None, response=None, description: str | None = None):
     """Schema of a route: its own operation id (several paths share an action) and its answer: ``response`` (a
     record serializer, ``many=True`` for the ``{total, rows}`` list, or a :func:`success_envelope`), else Snipe-IT's
     shape described in words."""
     if response is None:
         response = OpenApiResponse(description="Snipe-IT shape (see docs/assets.md)")
-    return extend_schema(operation_id=operation_id, request=request, responses={200: response})
+    return extend_schema(operation_id=operation_id, request=request, responses={200: response},
+                         description=description)
 
 
 ASSET_LIST = AssetRecordSerializer(many=True)
@@ -387,7 +396,8 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
 
     # -- writes -------------------------------------------------------------------------------------------------
 
-    @_doc("hardware_create", AssetWriteSerializer, success_envelope(AssetWriteRecordSerializer))
+    @_doc("hardware_create", AssetWriteSerializer, success_envelope(AssetWriteRecordSerializer),
+          description=CUSTOM_KEYS_DOC)
     def create(self, request):
         serializer, custom = self.validated_write(AssetWriteSerializer, self.write_input())
         target = self.write_target(serializer)
@@ -395,7 +405,8 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         text = "Asset created successfully. :)"
         return success(self.write_record(asset, custom), custom.message(text, "create") if custom else text)
 
-    @_doc("hardware_partial_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer))
+    @_doc("hardware_partial_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer),
+          description=CUSTOM_KEYS_DOC)
     def partial_update(self, request, pk=None):
         asset = self.get_object()
         serializer, custom = self.validated_write(AssetUpdateSerializer, self.write_input(), asset)
@@ -405,7 +416,8 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         text = "Asset updated successfully."
         return success(self.write_record(asset, custom), custom.message(text, "update") if custom else text)
 
-    @_doc("hardware_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer))
+    @_doc("hardware_update", AssetUpdateSerializer, success_envelope(AssetWriteRecordSerializer),
+          description=f"PUT is partial too (API-CONTRACT.md §1). {CUSTOM_KEYS_DOC}")
     def update(self, request, pk=None):
         """PUT is partial too (API-CONTRACT.md §1)."""
         return self.partial_update(request, pk)
