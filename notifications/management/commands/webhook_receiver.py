@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import signal
+import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from django.core.management.base import BaseCommand
@@ -21,10 +22,6 @@ HOST = "127.0.0.1"
 DEFAULT_PORT = 8099
 #: Bodies larger than this are answered 413 unread (a real delivery is a few KB).
 MAX_BODY = 1024 * 1024
-
-
-class _Stop(Exception):
-    pass
 
 
 def describe(body: bytes) -> tuple[str, str, str]:
@@ -75,14 +72,15 @@ class Command(BaseCommand):
         server = HTTPServer((HOST, options["port"]), Handler)
 
         def stop(signum, frame):
-            raise _Stop
+            # shutdown() waits for serve_forever() to return: from another thread, not this handler's.
+            threading.Thread(target=server.shutdown, daemon=True).start()
 
         previous = signal.signal(signal.SIGTERM, stop)
         out.write(f"Listening on http://{HOST}:{server.server_address[1]}/")
         out.flush()
         try:
             server.serve_forever()
-        except (KeyboardInterrupt, _Stop):
+        except KeyboardInterrupt:
             pass
         finally:
             signal.signal(signal.SIGTERM, previous)
