@@ -17,6 +17,8 @@ DEFAULTS: dict[str, Any] = {
     "WEBHOOK_CHANNEL": "",
     "WEBHOOK_BOTNAME": "",
     "WEBHOOK_PLATFORM": "",
+    "WEBHOOK_SECRET": "",
+    "WEBHOOK_EVENTS": "",
     "WEBHOOK_TIMEOUT": 5,
     "WEBHOOK_LOG_RETENTION_DAYS": 90,
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
@@ -14,8 +16,37 @@ class WebhookPlatform(models.TextChoices):
     GENERAL = "general", "General webhook"
 
 
-#: Platforms whose payload carries a channel, which must then be set and start with '#'.
+#: Platforms whose payload carries a channel, which must then be set (any non-empty text, API-CONTRACT.md §8).
 PLATFORMS_WITH_CHANNEL = {WebhookPlatform.SLACK, WebhookPlatform.GENERAL}
+
+#: Bounds of ``webhook_secret`` after trimming (API-CONTRACT.md §8a); empty means deliveries are not signed.
+WEBHOOK_SECRET_MIN = 16
+WEBHOOK_SECRET_MAX = 255
+WEBHOOK_SECRET_TOO_SHORT = f"webhook_secret must be at least {WEBHOOK_SECRET_MIN} characters (or empty)."
+
+# The event registry lives in ``notifications`` (a higher layer): it registers its names here when it is loaded,
+# so the settings are validated against the registry in force (events added later are picked up).
+_event_names: Callable[[], list[str]] = list
+_default_event_names: Callable[[], list[str]] = list
+
+
+def register_webhook_events(all_names: Callable[[], list[str]], default_names: Callable[[], list[str]]) -> None:
+    """Called by ``notifications.config`` at import: the event names known, and those sent by default."""
+    global _event_names, _default_event_names
+    _event_names, _default_event_names = all_names, default_names
+
+
+def parse_webhook_events(value: str | None) -> list[str]:
+    """A comma-separated event list in the registry's order (``None``: the default list); ``ValueError`` names
+    the unknown events. Spaces around names, order and duplicates do not matter; an empty value is no event."""
+    if value is None:
+        return list(_default_event_names())
+    wanted = {name.strip() for name in value.split(",") if name.strip()}
+    known = list(_event_names())
+    unknown = sorted(wanted - set(known))
+    if unknown:
+        raise ValueError(f"Unknown webhook event(s): {', '.join(unknown)}. Known: {', '.join(known)}")
+    return [name for name in known if name in wanted]
 
 
 class SiteSettings(models.Model):
@@ -47,8 +78,20 @@ class SiteSettings(models.Model):
         validators=[URLValidator(schemes=["http", "https"])],
         help_text="HTTP(S) URL notifications are posted to; empty disables notifications.",
     )
-    webhook_channel = models.CharField(max_length=255, blank=True, default="", help_text="Channel, with the leading #")
+    webhook_channel = models.CharField(
+        max_length=255, blank=True, default="",
+        help_text="Channel (channel-based and general kinds; the other kinds have none and show #NA)",
+    )
     webhook_botname = models.CharField(max_length=255, blank=True, default="")
+    #: Write-only: never shown (the admin and ``site_settings show`` mask it), never logged.
+    webhook_secret = models.CharField(
+        max_length=WEBHOOK_SECRET_MAX, blank=True, default="",
+        help_text=f"Signing secret, {WEBHOOK_SECRET_MIN} to {WEBHOOK_SECRET_MAX} characters; empty: deliveries are "
+                  "not signed.",
+    )
+    #: Comma-separated event names in the registry's order; NULL: the default events; empty: no event.
+    webhook_events = models.TextField(null=True, blank=True, default=None,
+                                      help_text="Events that are sent (empty: none).")
     auto_increment_assets = models.BooleanField(default=False, help_text="Generate asset tags when none is given.")
     auto_increment_prefix = models.CharField(max_length=50, blank=True, default="")
     zerofill_count = models.PositiveIntegerField(default=5, validators=[MaxValueValidator(40)])
@@ -72,10 +115,16 @@ class SiteSettings(models.Model):
     def clean(self) -> None:
         super().clean()
         errors: dict[str, str] = {}
-        if self.webhook_channel and not self.webhook_channel.startswith("#"):
-            errors["webhook_channel"] = "The channel must start with '#'."
         if self.webhook_endpoint and self.webhook_platform in PLATFORMS_WITH_CHANNEL and not self.webhook_channel:
-            errors["webhook_channel"] = "This platform needs a channel (starting with '#')."
+            errors["webhook_channel"] = "This platform needs a channel."
+        self.webhook_secret = (self.webhook_secret or "").strip()
+        if self.webhook_secret and len(self.webhook_secret) < WEBHOOK_SECRET_MIN:
+            errors["webhook_secret"] = WEBHOOK_SECRET_TOO_SHORT
+        if self.webhook_events is not None:
+            try:
+                self.webhook_events = ",".join(parse_webhook_events(self.webhook_events))
+            except ValueError as exc:
+                errors["webhook_events"] = str(exc)
         if errors:
             raise ValidationError(errors)
 

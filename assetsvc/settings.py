@@ -290,6 +290,9 @@ ASSETSVC = {
     "WEBHOOK_CHANNEL": os.environ.get("WEBHOOK_CHANNEL", "").strip(),
     "WEBHOOK_BOTNAME": os.environ.get("WEBHOOK_BOTNAME", "").strip(),
     "WEBHOOK_PLATFORM": os.environ.get("WEBHOOK_PLATFORM", "").strip().lower(),
+    # Validated with the rest of the webhook configuration (notifications.config): an invalid value stops sending.
+    "WEBHOOK_SECRET": os.environ.get("WEBHOOK_SECRET", "").strip(),
+    "WEBHOOK_EVENTS": os.environ.get("WEBHOOK_EVENTS", "").strip(),
     "WEBHOOK_TIMEOUT": env_int("WEBHOOK_TIMEOUT", 5, minimum=1),
     "WEBHOOK_LOG_RETENTION_DAYS": env_int("WEBHOOK_LOG_RETENTION_DAYS", 90, minimum=1),
 }

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
@@ -9,23 +12,111 @@ from django.urls import path, reverse
 
 from assetsvc.admin import SiteSettingsAdmin
 from assetsvc.admin_services import ReadOnlyModelAdmin
-from assetsvc.models import SiteSettings
-from notifications.config import get_webhook_config
-from notifications.delivery import send_test_message
+from assetsvc.forms import SiteSettingsForm
+from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings, parse_webhook_events
+from notifications.config import NO_CHANNEL, get_webhook_config
+from notifications.delivery import deliver, make_job, send_test_message
+from notifications.events import EVENTS, TEST_EVENT
 from notifications.models import WebhookDelivery
+
+
+class OutcomeFilter(admin.SimpleListFilter):
+    title = "outcome"
+    parameter_name = "outcome"
+
+    def lookups(self, request, model_admin):
+        return [("success", "success"), ("failure", "failure")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "success":
+            return queryset.filter(success=True)
+        if self.value() == "failure":
+            return queryset.filter(success=False)
+        return queryset
 
 
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(ReadOnlyModelAdmin):
     """Every attempt, newest first; written only by the delivery workers (``in progress`` while posting,
-    ``interrupted`` when a worker stopped mid-delivery: not sent again)."""
+    ``interrupted`` when a worker stopped mid-delivery: not sent again). Neither the signing secret nor the
+    signature headers are stored (API-CONTRACT.md §8a)."""
 
-    list_display = ["created_at", "event", "platform", "endpoint", "state", "success", "status_code", "latency_ms",
-                    "error"]
-    list_filter = ["state", "success", "event", "platform"]
-    search_fields = ["endpoint", "error"]
+    list_display = ["created_at", "event", "endpoint_host", "outcome", "latency_ms", "delivery_id", "state"]
+    list_filter = ["event", OutcomeFilter, "state", "platform"]
+    search_fields = ["endpoint", "error", "delivery_id"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
+
+    @admin.display(description="endpoint host", ordering="endpoint")
+    def endpoint_host(self, obj: WebhookDelivery) -> str:
+        try:
+            return urlsplit(obj.endpoint).hostname or ""
+        except ValueError:
+            return ""
+
+    @admin.display(description="status")
+    def outcome(self, obj: WebhookDelivery) -> str:
+        """The answer's status, or the error class when there was none (``ConnectionError``, ...)."""
+        if obj.status_code is not None:
+            return str(obj.status_code)
+        return obj.error or obj.get_state_display()
+
+
+class WebhookSettingsForm(SiteSettingsForm):
+    """The settings form with the write-only secret (a password input never filled in: blank keeps the saved one,
+    the checkbox clears it) and the event list as checkboxes (API-CONTRACT.md §8a)."""
+
+    webhook_secret = forms.CharField(
+        required=False, strip=True, max_length=255,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+        help_text="Signing secret, 16 to 255 characters. Left blank, the saved secret is kept; it is never shown.",
+    )
+    clear_webhook_secret = forms.BooleanField(required=False, label="Remove the secret (deliveries unsigned)")
+    webhook_events = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Events sent",
+        help_text="A disabled event enqueues nothing. The test message is always available.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["webhook_events"].choices = [(name, name) for name in EVENTS]
+        self.initial["webhook_events"] = parse_webhook_events(self.instance.webhook_events)
+        self.initial["webhook_secret"] = ""
+        self.fields["webhook_secret"].help_text += (" A secret is saved." if self.instance.webhook_secret
+                                                    else " No secret is saved.")
+        if self.instance.webhook_platform not in PLATFORMS_WITH_CHANNEL:
+            self.initial["webhook_channel"] = NO_CHANNEL
+
+    def clean_webhook_secret(self) -> str:
+        if self.data.get("clear_webhook_secret") in {"on", "true", "1", True}:
+            return ""
+        value = self.cleaned_data.get("webhook_secret") or ""
+        return value if value else SiteSettings.objects.filter(pk=1).values_list("webhook_secret", flat=True).first() \
+            or ""
+
+    def clean_webhook_channel(self) -> str:
+        value = self.cleaned_data.get("webhook_channel") or ""
+        if value == NO_CHANNEL and self.instance.pk and self.instance.webhook_platform not in PLATFORMS_WITH_CHANNEL:
+            return SiteSettings.objects.filter(pk=1).values_list("webhook_channel", flat=True).first() or ""
+        return value
+
+    def clean_webhook_events(self) -> str:
+        return ",".join(parse_webhook_events(",".join(self.cleaned_data.get("webhook_events") or [])))
+
+
+class _SampleValues(dict):
+    def __missing__(self, key: str) -> str:
+        return f"Sample {key.replace('_', ' ')}"
+
+
+SAMPLE_VALUES = _SampleValues(asset_tag="ASSET-0001", asset_name="Sample laptop", target_name="Sample User",
+                              admin_name="Sample Admin", accessory_name="Sample keyboard",
+                              consumable_name="Sample toner", license_name="Sample license", name="Sample item")
+
+
+def sample_text(event_name: str) -> str:
+    """The text of ``event_name`` rendered from its template with sample values."""
+    return EVENTS[event_name].template.format_map(SAMPLE_VALUES)
 
 
 def report_test_result(request, config, result) -> None:
@@ -50,6 +141,13 @@ def report_test_result(request, config, result) -> None:
 class WebhookSiteSettingsAdmin(SiteSettingsAdmin):
     """The foundation's settings page plus a "Send test message" button and the webhook warnings."""
 
+    form = WebhookSettingsForm
+    fieldsets = [
+        *[fieldset for fieldset in SiteSettingsAdmin.fieldsets if fieldset[0] != "Notifications"],
+        ("Notifications", {"fields": ["webhook_platform", "webhook_endpoint", "webhook_channel", "webhook_botname",
+                                      "webhook_secret", "clear_webhook_secret", "webhook_events"]}),
+    ]
+
     def get_urls(self):
         view = self.admin_site.admin_view(self.send_test_view)
         return [path("send-test-webhook/", view, name="assetsvc_sitesettings_send_test_webhook"), *super().get_urls()]
@@ -60,7 +158,18 @@ class WebhookSiteSettingsAdmin(SiteSettingsAdmin):
         if not self.has_change_permission(request):
             raise PermissionDenied
         config = get_webhook_config()
-        report_test_result(request, config, send_test_message(config))
+        event = request.POST.get("event") or TEST_EVENT
+        if event == TEST_EVENT:
+            result = send_test_message(config)
+        elif event in EVENTS and event in config.events:
+            # The sample of an enabled event, rendered from its template with sample values.
+            result = send_test_message(config) if not config.enabled else deliver(
+                make_job(event, config, sample_text(event)))
+        else:
+            messages.error(request, "The test message was not sent: that event is not enabled.")
+            return HttpResponseRedirect(reverse("admin:assetsvc_sitesettings_change",
+                                                args=[SiteSettings.load().pk]))
+        report_test_result(request, config, result)
         return HttpResponseRedirect(reverse("admin:assetsvc_sitesettings_change", args=[SiteSettings.load().pk]))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
@@ -70,6 +179,7 @@ class WebhookSiteSettingsAdmin(SiteSettingsAdmin):
             "webhook_warnings": config.warnings() + config.errors(),
             "webhook_from_environment": sorted(f"WEBHOOK_{name.upper()}" for name in config.from_environment),
             "webhook_test_url": reverse("admin:assetsvc_sitesettings_send_test_webhook"),
+            "webhook_test_events": [name for name in EVENTS if name in config.events],
         }
         return super().change_view(request, object_id, form_url, extra_context)
 

@@ -3,7 +3,8 @@ setting (API-CONTRACT.md §8), field by field.
 
 The site settings are validated by their admin form; the environment is not, so the effective configuration is
 validated again here (``errors``) and a notification under an invalid configuration is logged as a failed delivery
-without any request (an ``ftp://`` endpoint, a channel without ``#``, an unknown platform).
+without any request (an ``ftp://`` endpoint, a missing channel, an unknown platform, a ``WEBHOOK_SECRET`` shorter
+than 16 characters, an unknown name in ``WEBHOOK_EVENTS``). The secret is never part of a message or a ``repr``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,19 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
 from assetsvc.conf import app_settings
-from assetsvc.models import PLATFORMS_WITH_CHANNEL, WebhookPlatform
+from assetsvc.models import (
+    PLATFORMS_WITH_CHANNEL,
+    WEBHOOK_SECRET_MAX,
+    WEBHOOK_SECRET_MIN,
+    WebhookPlatform,
+    parse_webhook_events,
+    register_webhook_events,
+)
 from assetsvc.site import get_site_settings
+from notifications.events import EVENTS, default_event_names
+
+# The settings validate event names against this registry, read at call time (events added later are known).
+register_webhook_events(lambda: list(EVENTS), default_event_names)
 
 #: Bot name sent when none is configured (Snipe-IT's default, reference §10.1).
 DEFAULT_BOTNAME = "Snipe-Bot"
@@ -54,6 +66,12 @@ class WebhookConfig:
     botname: str
     #: Names of the fields whose value comes from the environment (shown by the admin).
     from_environment: frozenset[str] = field(default_factory=frozenset)
+    #: The event names that are sent (API-CONTRACT.md §8a); a disabled event enqueues nothing.
+    events: frozenset[str] = field(default_factory=lambda: frozenset(default_event_names()))
+    #: The signing secret in force ("" = unsigned). Write-only: kept out of ``repr`` and of every message.
+    secret: str = field(default="", repr=False)
+    #: Problems of the ``WEBHOOK_*`` values that the site settings' validation did not see (names, never values).
+    environment_errors: tuple[str, ...] = ()
 
     @property
     def enabled(self) -> bool:
@@ -85,11 +103,9 @@ class WebhookConfig:
             _url_validator(self.endpoint)
         except ValidationError:
             problems.append("The webhook endpoint must be an http:// or https:// URL.")
-        if needs_channel(self.platform):
-            if not self.channel:
-                problems.append("This platform needs a channel (starting with '#').")
-            elif not self.channel.startswith("#"):
-                problems.append("The channel must start with '#'.")
+        if needs_channel(self.platform) and not self.channel:
+            problems.append("This platform needs a channel.")
+        problems.extend(self.environment_errors)
         return problems
 
     def warnings(self) -> list[str]:
@@ -114,4 +130,47 @@ def get_webhook_config() -> WebhookConfig:
         if env_value:
             values[name] = env_value.lower() if name == "platform" else env_value
             overridden.add(name)
-    return WebhookConfig(**values, from_environment=frozenset(overridden))
+    problems: list[str] = []
+    secret, secret_problem = effective_secret(site)
+    if secret_problem:
+        problems.append(secret_problem)
+        overridden.add("secret")
+    elif secret and secret != site.webhook_secret.strip():
+        overridden.add("secret")
+    env_events = (app_settings.WEBHOOK_EVENTS or "").strip()
+    if env_events:
+        overridden.add("events")
+        try:
+            events = parse_webhook_events(env_events)
+        except ValueError as exc:
+            problems.append(f"WEBHOOK_EVENTS: {exc}")
+            events = [name.strip() for name in env_events.split(",") if name.strip() in EVENTS]
+    else:
+        events = _saved_events(site.webhook_events)
+    return WebhookConfig(**values, from_environment=frozenset(overridden), events=frozenset(events), secret=secret,
+                         environment_errors=tuple(problems))
+
+
+def _saved_events(value: str | None) -> list[str]:
+    """The saved list; a name no longer in the registry is skipped (it cannot be sent)."""
+    if value is None:
+        return default_event_names()
+    return [name.strip() for name in value.split(",") if name.strip() in EVENTS]
+
+
+def effective_secret(site=None) -> tuple[str, str]:
+    """``(secret, problem)``: ``WEBHOOK_SECRET`` when non-empty, else the saved secret. A ``WEBHOOK_SECRET`` of the
+    wrong length gives ``("", problem)``; the problem names the variable, never its value."""
+    env_secret = (app_settings.WEBHOOK_SECRET or "").strip()
+    if env_secret:
+        if not WEBHOOK_SECRET_MIN <= len(env_secret) <= WEBHOOK_SECRET_MAX:
+            return "", (f"WEBHOOK_SECRET must be {WEBHOOK_SECRET_MIN} to {WEBHOOK_SECRET_MAX} characters long "
+                        "(the configuration is invalid: nothing is sent).")
+        return env_secret, ""
+    site = site if site is not None else get_site_settings()
+    return (site.webhook_secret or "").strip(), ""
+
+
+def event_choices() -> list[str]:
+    """Every event name, in the registry's order (what ``webhook_events`` may list)."""
+    return list(EVENTS)

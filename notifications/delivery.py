@@ -39,7 +39,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from assetsvc.conf import app_settings
-from notifications import formatters
+from notifications import formatters, signing
 from notifications.events import TEST_EVENT
 
 if TYPE_CHECKING:
@@ -133,19 +133,33 @@ def make_job(event: str, config: WebhookConfig, text: str) -> Job:
     )
 
 
-def post(job: Job) -> DeliveryResult:
-    """One HTTP attempt, no database access."""
+def post(job: Job, *, secret: str | None = None) -> DeliveryResult:
+    """One HTTP attempt. The body is serialized once and those bytes are sent (and signed, when a secret is in force:
+    ``secret``, else the configuration's; API-CONTRACT.md §8a). The secret is read here, at the attempt, so it is
+    never written to the queue. The answer's body is never read (``stream=True``, then closed): a receiver answering
+    megabytes costs nothing."""
     if job.invalid:
         return DeliveryResult(False, error="InvalidConfiguration", detail=job.invalid)
+    if secret is None:
+        from notifications.config import effective_secret
+
+        secret, problem = effective_secret()
+        if problem:
+            return DeliveryResult(False, error="InvalidConfiguration", detail=problem)
     if job.deprecated_endpoint:
         logger.warning("DEPRECATED webhook endpoint %s: a card-based (Microsoft Teams) endpoint without the "
                        "'workflows' path segment is the deprecated connector form", redact(job.endpoint))
+    # What requests' json= would send (ASCII JSON, UTF-8), serialized once: the signed bytes are the sent bytes.
+    data = json.dumps(job.body, allow_nan=False).encode("utf-8")
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
+    if secret:
+        headers.update(signing.sign(secret, data))
     started = time.monotonic()
     try:
         response = requests.post(
             job.endpoint,
-            json=job.body,
-            headers={"Content-Type": "application/json", "User-Agent": USER_AGENT},
+            data=data,
+            headers=headers,
             timeout=app_settings.WEBHOOK_TIMEOUT,
             allow_redirects=False,
             stream=True,
@@ -156,7 +170,7 @@ def post(job: Job) -> DeliveryResult:
         return DeliveryResult(False, latency_ms=latency, error=type(exc).__name__, detail=detail)
     latency = int((time.monotonic() - started) * 1000)
     status = response.status_code
-    response.close()
+    response.close()  # unread: the body is neither read nor stored
     if 200 <= status < 300:
         return DeliveryResult(True, status_code=status, latency_ms=latency)
     error = f"HTTP {status}" + (" redirect not followed" if 300 <= status < 400 else "")
@@ -194,8 +208,10 @@ def _outcome(result: DeliveryResult) -> dict[str, Any]:
 def _row(job: Job, **fields: Any):
     from notifications.models import WebhookDelivery
 
+    # The body as posted; never the secret or the signature headers (they are made in post()).
     return WebhookDelivery(event=job.event, platform=job.platform, endpoint=job.endpoint[:2000],
-                           request_body=job.body or None, **fields)
+                           request_body=job.body or None, delivery_id=getattr(job, "delivery_id", None) or None,
+                           **fields)
 
 
 def record(job: Job, result: DeliveryResult, *, patience: float = RECORD_PATIENCE) -> None:

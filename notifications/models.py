@@ -36,6 +36,9 @@ class WebhookDelivery(models.Model):
     state = models.CharField(max_length=16, choices=State.choices, default=State.DONE)
     #: The django-tasks result id of a queued notification (empty for the admin's test message).
     task_id = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    #: The notification's ``delivery_id`` (API-CONTRACT.md §8a), the same on every attempt; empty for old rows.
+    #: Neither the signing secret nor the signature headers are stored.
+    delivery_id = models.UUIDField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

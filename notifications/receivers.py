@@ -40,7 +40,7 @@ logger = logging.getLogger("notifications.receivers")
 def notify(event: EventType, *, item: Any, actor: Any = None, target: Any = None, **kwargs: Any) -> None:
     try:
         config = get_webhook_config()
-        if not config.enabled:
+        if not config.enabled or event.name not in config.events:
             return
         delivery.schedule(event.name, config, event.render(item=item, actor=actor, target=target))
     except Exception:

@@ -128,7 +128,7 @@ def test_delivery_log_is_listed_read_only(webhook, admin_client):
                                    success=False, status_code=500, latency_ms=12, error="HTTP 500")
     page = admin_client.get(reverse("admin:notifications_webhookdelivery_changelist"))
     assert page.status_code == 200
-    assert b"https://hooks.example.com/x" in page.content and b"HTTP 500" in page.content
+    assert b"hooks.example.com" in page.content and b">500<" in page.content
     assert admin_client.get(reverse("admin:notifications_webhookdelivery_add")).status_code == 403
 
 
@@ -136,7 +136,8 @@ def test_delivery_log_is_listed_read_only(webhook, admin_client):
     ("changes", "field"),
     [
         ({"webhook_endpoint": "ftp://x"}, "webhook_endpoint"),
-        ({"webhook_channel": "it"}, "webhook_channel"),
+        ({"webhook_secret": "too-short"}, "webhook_secret"),
+        ({"webhook_events": "asset.exploded"}, "webhook_events"),
         ({"webhook_channel": ""}, "webhook_channel"),
     ],
 )

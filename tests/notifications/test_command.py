@@ -51,6 +51,6 @@ def test_not_configured(webhook):
 
 def test_invalid_environment(webhook, settings):
     webhook("slack", "https://hooks.example.com/x")
-    settings.ASSETSVC = {**settings.ASSETSVC, "WEBHOOK_CHANNEL": "it"}
-    with pytest.raises(CommandError, match="The channel must start with '#'"):
+    settings.ASSETSVC = {**settings.ASSETSVC, "WEBHOOK_SECRET": "too-short"}
+    with pytest.raises(CommandError, match="WEBHOOK_SECRET must be 16 to 255 characters"):
         run()

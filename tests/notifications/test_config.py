@@ -68,7 +68,8 @@ def test_channel_is_na_for_space_and_card_kinds(site_settings, env, platform):
     [
         ({"WEBHOOK_ENDPOINT": "ftp://x"}, "must be an http:// or https:// URL"),
         ({"WEBHOOK_ENDPOINT": "not a url"}, "must be an http:// or https:// URL"),
-        ({"WEBHOOK_CHANNEL": "it"}, "must start with '#'"),
+        ({"WEBHOOK_SECRET": "too-short"}, "WEBHOOK_SECRET must be 16 to 255 characters"),
+        ({"WEBHOOK_EVENTS": "asset.checked_out,asset.exploded"}, "Unknown webhook event(s): asset.exploded"),
         ({"WEBHOOK_PLATFORM": "irc"}, "Unknown webhook platform"),
     ],
 )
@@ -80,7 +81,7 @@ def test_environment_values_are_validated(site_settings, env, overrides, message
 
 def test_channel_kinds_need_a_channel(site_settings, env):
     configure(site_settings, platform="general", endpoint="https://hooks.example.com/x", channel="")
-    assert get_webhook_config().errors() == ["This platform needs a channel (starting with '#')."]
+    assert get_webhook_config().errors() == ["This platform needs a channel."]
 
 
 def test_space_kind_ignores_a_channel_without_hash(site_settings, env):

@@ -104,7 +104,7 @@ def test_any_2xx_is_a_success(webhook, receiver, scene):
     ("overrides", "expected_error"),
     [
         ({"WEBHOOK_ENDPOINT": "ftp://x"}, "must be an http:// or https:// URL"),
-        ({"WEBHOOK_CHANNEL": "it"}, "must start with '#'"),
+        ({"WEBHOOK_SECRET": "too-short"}, "WEBHOOK_SECRET must be 16 to 255 characters"),
     ],
 )
 def test_invalid_configuration_is_logged_without_a_request(webhook, receiver, scene, settings, overrides,

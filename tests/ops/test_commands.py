@@ -59,7 +59,8 @@ def test_site_settings_set_booleans(raw, expected):
 def test_site_settings_set_validates_like_the_admin():
     for key, value in [("audit_interval", "abc"), ("audit_interval", "-1"), ("webhook_endpoint", "ftp://x"),
                        ("full_multiple_companies_support", "maybe"), ("webhook_platform", "irc"),
-                       ("nonexistent", "1"), ("webhook_channel", "general")]:
+                       ("nonexistent", "1"), ("webhook_secret", "too-short"),
+                       ("webhook_events", "asset.exploded")]:
         with pytest.raises(CommandError):
             run("site_settings", "set", key, value)
     settings_row = SiteSettings.load()
