@@ -28,21 +28,63 @@ raises: a notification problem must not fail the change.
 from __future__ import annotations
 
 import logging
+from datetime import UTC
 from typing import Any
+
+from django.utils import timezone
 
 from notifications import delivery
 from notifications.config import get_webhook_config
-from notifications.events import EVENTS, EventType
+from notifications.events import EVENTS, EventType, display_name
+
+#: Events without a target in the payload (a record's own life, API-CONTRACT.md §8a).
+LIFECYCLE = (".created", ".updated", ".deleted", ".restored")
 
 logger = logging.getLogger("notifications.receivers")
+
+
+def enabled(config: Any, event: EventType) -> bool:
+    """Whether ``event`` is sent: the configuration's event list when it has one, else the registry's default."""
+    events = getattr(config, "events", None)
+    return event.default if events is None else event.name in events
+
+
+def _ref(obj: Any, kind: str, name: str, **more: Any) -> dict[str, Any]:
+    return {"type": kind, "id": obj.pk, "name": name, **more}
+
+
+def details(event: EventType, *, item: Any, actor: Any = None, target: Any = None, note: str | None = "",
+            log: Any = None, quantity: int | None = None) -> dict[str, Any]:
+    """The general kind's machine-readable keys (API-CONTRACT.md §8a), ``delivery_id`` aside (set per job)."""
+    from inventory.checkout import target_type_of
+
+    record = getattr(item, "license", None) if event.kind == "license" else None
+    record = record or item
+    occurred = getattr(log, "created_at", None) or timezone.now()
+    values: dict[str, Any] = {
+        "event": event.name,
+        "occurred_at": occurred.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "actor": {"id": actor.pk, "name": display_name(actor)} if actor is not None else None,
+        "item": _ref(record, event.kind, event.item_name(item),
+                     tag=getattr(item, "asset_tag", None) if event.kind == "asset" else None),
+        "target": (_ref(target, str(target_type_of(target)), event.target_name(target))
+                   if target is not None and not event.name.endswith(LIFECYCLE) else None),
+    }
+    if event.quantity:
+        values["quantity"] = quantity
+    values["note"] = note or None
+    return values
 
 
 def notify(event: EventType, *, item: Any, actor: Any = None, target: Any = None, **kwargs: Any) -> None:
     try:
         config = get_webhook_config()
-        if not config.enabled:
+        if not config.enabled or not enabled(config, event):
             return
-        delivery.schedule(event.name, config, event.render(item=item, actor=actor, target=target))
+        text = event.render(item=item, actor=actor, target=target)
+        extra = details(event, item=item, actor=actor, target=target, note=kwargs.get("note"), log=kwargs.get("log"),
+                        quantity=kwargs.get("quantity"))
+        delivery.schedule(event.name, config, text, details=extra)
     except Exception:
         logger.exception("Could not prepare the %s notification", event.name)
 
