@@ -17,7 +17,12 @@ signal (``inventory.signals``)    event                       sent by
                                                               ``item_checkout(kind=CONSUMABLE, ...)``
 ``license_checked_out``           ``license.checked_out``     the license services (a later issue)
 ``license_checked_in``            ``license.checked_in``      the license services (a later issue)
+``<kind>_created`` ... (20)       ``<kind>.created`` ...      the create / update / delete / restore services
+                                                              (``inventory.signals.send_lifecycle``); off by
+                                                              default (API-CONTRACT.md §8a)
 ================================  ==========================  ===============================================
+
+An event is sent when :func:`enabled` says so. The general kind's body adds :func:`details` (API-CONTRACT.md §8a).
 
 A receiver runs inside the service's transaction: it reads the configuration and renders the text there (the
 objects are at hand, no lazy loading later) and enqueues the delivery task in that same transaction
