@@ -218,6 +218,8 @@ def checkin_locked(*, kind: CheckoutKind, locked: models.Model, actor: User, ass
     previous, fields = kind.unassign(locked, assignment=assignment, actor=actor, quantity=quantity, note=note,
                                      **options)
     log = _log(ActionType.CHECKIN, kind, locked, actor, previous, note, fields)
+    if quantity is None:  # a whole checkin: the signal carries what came back (the log's checkin_qty)
+        quantity = ((fields.get("log_meta") or {}).get("checkin_qty") or {}).get("new")
     if kind.checked_in is not None:
         kind.checked_in.send(sender=kind.model, item=locked, actor=actor, target=previous, note=note, log=log,
                              quantity=quantity)

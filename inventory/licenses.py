@@ -268,6 +268,7 @@ def license_update(*, item: License, data: dict[str, Any], actor: User | None) -
     changes = model_update(locked, data)
     locked.save()
     if changes:
-        log_action(action_type=ActionType.UPDATE, item_type=LICENSE.item_type, item_id=locked.pk, actor=actor,
-                   company_id=log_company_id(actor, locked, None), log_meta=hide_key(changes))
+        log = log_action(action_type=ActionType.UPDATE, item_type=LICENSE.item_type, item_id=locked.pk, actor=actor,
+                         company_id=log_company_id(actor, locked, None), log_meta=hide_key(changes))
+        signals.send_lifecycle(LICENSE.item_type, ActionType.UPDATE, item=locked, actor=actor, log=log)
     return locked

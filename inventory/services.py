@@ -247,7 +247,8 @@ def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = N
     _save(asset)
     if custom is not None:
         custom_values.write_values(asset, custom, rows={})
-    _log(ActionType.CREATE, asset=asset, actor=actor, location_id=asset.location_id)
+    log = _log(ActionType.CREATE, asset=asset, actor=actor, location_id=asset.location_id)
+    signals.send_lifecycle("asset", ActionType.CREATE, item=asset, actor=actor, log=log)
     if target is not None:
         asset = asset_checkout(asset=asset, target=target, actor=actor, note="Checked out on asset creation")
     return asset
@@ -288,7 +289,8 @@ def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Tar
         changes.update(custom_values.write_values(locked, custom))
     if changes:
         _save(locked)
-        _log(ActionType.UPDATE, asset=locked, actor=actor, log_meta=changes)
+        log = _log(ActionType.UPDATE, asset=locked, actor=actor, log_meta=changes)
+        signals.send_lifecycle("asset", ActionType.UPDATE, item=locked, actor=actor, log=log)
     if target is not None:
         locked = asset_checkout(asset=locked, target=target, actor=actor, note="Checked out on asset update")
     return locked
@@ -525,7 +527,8 @@ def asset_delete(*, asset: Asset, actor: User) -> Asset:
     locked.deleted_at = timezone.now()
     _save(locked)
     custom_values.clear_unique_keys(locked.pk)
-    _log(ActionType.DELETE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
+    log = _log(ActionType.DELETE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
+    signals.send_lifecycle("asset", ActionType.DELETE, item=locked, actor=actor, log=log)
     return locked
 
 
@@ -552,7 +555,8 @@ def asset_restore(*, asset: Asset, actor: User) -> Asset:
     taken = custom_values.restore_unique_keys(locked.pk)
     if taken:
         raise AssetCustomValueTakenError({f.db_column_name: [custom_values.unique_taken(f)] for f in taken})
-    _log(ActionType.RESTORE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
+    log = _log(ActionType.RESTORE, asset=locked, actor=actor, log_meta=_changes(before, _snapshot(locked)))
+    signals.send_lifecycle("asset", ActionType.RESTORE, item=locked, actor=actor, log=log)
     return locked
 
 

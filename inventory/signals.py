@@ -2,7 +2,8 @@
 
 Every signal is sent inside the service's transaction with these keyword arguments:
 ``item`` (the model instance), ``actor`` (the acting user), ``target`` (user/asset/location, or None),
-``note`` (str) and ``log`` (the ActionLog row). Receivers must defer outside work until the commit
+``note`` (str) and ``log`` (the ActionLog row); the accessory and consumable checkouts and the accessory checkin add
+``quantity`` (the units moved). Receivers must defer outside work until the commit
 (``transaction.on_commit``, or a task enqueued in the transaction, as the webhook receivers do).
 """
 
@@ -17,3 +18,40 @@ accessory_checked_in = Signal()
 consumable_checked_out = Signal()
 license_checked_out = Signal()
 license_checked_in = Signal()
+
+# A record's own life (API-CONTRACT.md §8a, optional events): created, updated (a PATCH or PUT that changed something;
+# never a checkout, checkin or audit), deleted and restored, one signal per kind and action. Sent with
+# ``target=None`` and ``note=""`` after the action-log row by the create / update / delete / restore services.
+asset_created = Signal()
+asset_updated = Signal()
+asset_deleted = Signal()
+asset_restored = Signal()
+accessory_created = Signal()
+accessory_updated = Signal()
+accessory_deleted = Signal()
+accessory_restored = Signal()
+consumable_created = Signal()
+consumable_updated = Signal()
+consumable_deleted = Signal()
+consumable_restored = Signal()
+component_created = Signal()
+component_updated = Signal()
+component_deleted = Signal()
+component_restored = Signal()
+license_created = Signal()
+license_updated = Signal()
+license_deleted = Signal()
+license_restored = Signal()
+
+#: The past tense of each lifecycle action (``activity.choices.ActionType`` value → event suffix).
+LIFECYCLE_ACTIONS = {"create": "created", "update": "updated", "delete": "deleted", "restore": "restored"}
+
+
+def lifecycle(kind: str, action: str) -> Signal:
+    """The signal of ``<kind>.<past tense of action>`` (``action``: an ``ActionType`` value such as ``"create"``)."""
+    return globals()[f"{kind}_{LIFECYCLE_ACTIONS[action]}"]
+
+
+def send_lifecycle(kind: str, action: str, *, item, actor, log) -> None:
+    """Send a record's lifecycle signal (inside the service's transaction, after its action-log row)."""
+    lifecycle(kind, action).send(sender=type(item), item=item, actor=actor, target=None, note="", log=log)

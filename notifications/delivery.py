@@ -29,7 +29,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -71,6 +71,9 @@ class Job:
     body: dict[str, Any]
     invalid: str = ""
     deprecated_endpoint: bool = False
+    #: This notification's id (lowercase UUID), made once with the job and the same on every attempt of it (the
+    #: general kind's body carries it; API-CONTRACT.md §8a). Empty in a task queued before it existed.
+    delivery_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -118,10 +121,14 @@ def _scrub(text: str, endpoint: str) -> str:
     return text
 
 
-def make_job(event: str, config: WebhookConfig, text: str) -> Job:
+def make_job(event: str, config: WebhookConfig, text: str, details: dict[str, Any] | None = None) -> Job:
+    """The whole notification, made once: ``details`` are the general kind's machine-readable keys
+    (``receivers.details``), to which the new ``delivery_id`` is added; the chat kinds ignore them."""
     errors = config.errors()
+    delivery_id = str(uuid.uuid4())
     body = {} if errors else formatters.build_body(
-        config.platform, text, channel=config.effective_channel, username=config.effective_botname
+        config.platform, text, channel=config.effective_channel, username=config.effective_botname,
+        details={**(details or {}), "delivery_id": delivery_id},
     )
     return Job(
         event=event,
@@ -130,6 +137,7 @@ def make_job(event: str, config: WebhookConfig, text: str) -> Job:
         body=body,
         invalid=" ".join(errors),
         deprecated_endpoint=bool(config.warnings()),
+        delivery_id=delivery_id,
     )
 
 
@@ -376,12 +384,12 @@ def job_to_task(job: Job) -> dict[str, Any]:
     return {**asdict(job), "body": json.dumps(job.body)}
 
 
-def schedule(event: str, config: WebhookConfig, text: str) -> None:
+def schedule(event: str, config: WebhookConfig, text: str, details: dict[str, Any] | None = None) -> None:
     """Enqueue ``text`` for delivery in the current transaction: the task row commits, or rolls back, with it.
 
     The insert runs in a savepoint, so a queue that cannot be written fails the notification (logged), never the
     change (specification: a notification problem must not fail the change)."""
-    job = make_job(event, config, text)
+    job = make_job(event, config, text, details)
     try:
         with transaction.atomic():
             deliver_notification.enqueue(job=job_to_task(job))
@@ -409,4 +417,11 @@ def send_test_message(config: WebhookConfig) -> DeliveryResult:
     """Post the test message now (the admin's action and ``send_test_webhook``) and record the attempt."""
     if not config.enabled:
         return DeliveryResult(False, error="No webhook endpoint is configured.")
-    return deliver(make_job(TEST_EVENT, config, build_test_text(config)))
+    return deliver(make_job(TEST_EVENT, config, build_test_text(config), sample_details()))
+
+
+def sample_details() -> dict[str, Any]:
+    """The general kind's machine-readable keys of the test message: ``event`` = ``test``, nothing changed, so no
+    actor, item, target or note (API-CONTRACT.md §8a: the same keys as an event's)."""
+    return {"event": TEST_EVENT, "occurred_at": timezone.now().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "actor": None, "item": None, "target": None, "note": None}

@@ -83,6 +83,9 @@ class EventType:
     label: str
     #: How this event names its target (asset targets differ between events, see the module docstring).
     target_name: Callable[[Any], str] = display_name
+    #: Whether the general kind's payload carries ``quantity`` (API-CONTRACT.md §8a: accessory and consumable
+    #: checkouts, accessory checkins).
+    quantity: bool = False
     #: Sent unless the settings' event list leaves it out (API-CONTRACT.md §8a: the eight of the specification and
     #: §8 are on by default; the created / updated / deleted / restored events are off).
     default: bool = True
@@ -95,6 +98,19 @@ class EventType:
         }
         # format_map only parses the template, so braces inside names are kept literally.
         return self.template.format_map(values)
+
+    @property
+    def kind(self) -> str:
+        """The item kind (``asset``, ``accessory``, ``consumable``, ``component``, ``license``)."""
+        return self.name.split(".", 1)[0]
+
+    def item_name(self, item: Any) -> str:
+        """The item's name as the text shows it (an unnamed asset: its model's name; a seat: its license's)."""
+        if self.kind == "asset":
+            return item.display_name
+        if self.kind == "license":
+            return display_name(getattr(item, "license", None) or item)
+        return display_name(item)
 
 
 EVENTS: dict[str, EventType] = {
@@ -109,10 +125,10 @@ EVENTS: dict[str, EventType] = {
                   _asset_values, "asset checkin"),
         EventType("accessory.checked_out", signals.accessory_checked_out,
                   "Accessory {accessory_name} was checked out to {target_name} by {admin_name}",
-                  _named("accessory_name"), "accessory checkout", item_target_name),
+                  _named("accessory_name"), "accessory checkout", item_target_name, quantity=True),
         EventType("consumable.checked_out", signals.consumable_checked_out,
                   "Consumable {consumable_name} was checked out to {target_name} by {admin_name}",
-                  _named("consumable_name"), "consumable checkout", item_target_name),
+                  _named("consumable_name"), "consumable checkout", item_target_name, quantity=True),
         EventType("license.checked_out", signals.license_checked_out,
                   "License seat for {license_name} was checked out to {target_name} by {admin_name}",
                   _license_values, "license checkout", item_target_name),
@@ -122,12 +138,22 @@ EVENTS: dict[str, EventType] = {
                   _asset_values, "asset audit"),
         EventType("accessory.checked_in", signals.accessory_checked_in,
                   "Accessory {accessory_name} was checked in by {admin_name}",
-                  _named("accessory_name"), "accessory checkin", item_target_name),
+                  _named("accessory_name"), "accessory checkin", item_target_name, quantity=True),
         EventType("license.checked_in", signals.license_checked_in,
                   "License seat for {license_name} was checked in by {admin_name}",
                   _license_values, "license checkin", item_target_name),
     ]
+    + [
+        # API-CONTRACT.md §8a's optional events, off by default: a record's own life.
+        EventType(f"{kind}.{done}", signals.lifecycle(kind, action),
+                  (f"Asset {{asset_tag}} ({{asset_name}}) was {done} by {{admin_name}}" if kind == "asset"
+                   else f"{kind.capitalize()} {{{kind}_name}} was {done} by {{admin_name}}"),
+                  _asset_values if kind == "asset" else _named(f"{kind}_name"), f"{kind} {action}", default=False)
+        for kind in ("asset", "accessory", "consumable", "component", "license")
+        for action, done in signals.LIFECYCLE_ACTIONS.items()
+    ]
 }
+
 
 def default_event_names() -> list[str]:
     """The events sent when the settings name none (in the registry's order)."""

@@ -19,10 +19,12 @@ def channel_chat_body(text: str, *, channel: str, username: str) -> dict[str, An
     return {"channel": channel, "text": text, "username": username, "icon_emoji": ""}
 
 
-def general_webhook_body(text: str, *, channel: str, username: str) -> dict[str, Any]:
+def general_webhook_body(text: str, *, channel: str, username: str,
+                         details: dict[str, Any] | None = None) -> dict[str, Any]:
     # The specification does not show it; API-CONTRACT.md §8 makes it the channel kind's body, which is what the
-    # specification's example receivers read (channel, text, username).
-    return channel_chat_body(text, channel=channel, username=username)
+    # specification's example receivers read (channel, text, username); §8a adds the machine-readable keys after
+    # them (event, occurred_at, actor, item, target, quantity, note, delivery_id).
+    return {**channel_chat_body(text, channel=channel, username=username), **(details or {})}
 
 
 def space_chat_body(text: str) -> dict[str, Any]:
@@ -46,12 +48,14 @@ def card_chat_body(text: str) -> dict[str, Any]:
     }
 
 
-def build_body(platform: str, text: str, *, channel: str = "", username: str = "") -> dict[str, Any]:
-    """The body for ``platform`` (a ``assetsvc.models.WebhookPlatform`` value)."""
+def build_body(platform: str, text: str, *, channel: str = "", username: str = "",
+               details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The body for ``platform`` (a ``assetsvc.models.WebhookPlatform`` value); ``details`` (the general kind's
+    machine-readable keys) are left out of the chat kinds' bodies."""
     if platform == "slack":
         return channel_chat_body(text, channel=channel, username=username)
     if platform == "general":
-        return general_webhook_body(text, channel=channel, username=username)
+        return general_webhook_body(text, channel=channel, username=username, details=details)
     if platform == "google":
         return space_chat_body(text)
     if platform == "microsoft":

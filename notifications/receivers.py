@@ -17,7 +17,12 @@ signal (``inventory.signals``)    event                       sent by
                                                               ``item_checkout(kind=CONSUMABLE, ...)``
 ``license_checked_out``           ``license.checked_out``     the license services (a later issue)
 ``license_checked_in``            ``license.checked_in``      the license services (a later issue)
+``<kind>_created`` ... (20)       ``<kind>.created`` ...      the create / update / delete / restore services
+                                                              (``inventory.signals.send_lifecycle``); off by
+                                                              default (API-CONTRACT.md §8a)
 ================================  ==========================  ===============================================
+
+An event is sent when :func:`enabled` says so. The general kind's body adds :func:`details` (API-CONTRACT.md §8a).
 
 A receiver runs inside the service's transaction: it reads the configuration and renders the text there (the
 objects are at hand, no lazy loading later) and enqueues the delivery task in that same transaction
@@ -28,21 +33,62 @@ raises: a notification problem must not fail the change.
 from __future__ import annotations
 
 import logging
+from datetime import UTC
 from typing import Any
 
+from django.utils import timezone
+
+from inventory.checkout import target_type_of
 from notifications import delivery
 from notifications.config import get_webhook_config
-from notifications.events import EVENTS, EventType
+from notifications.events import EVENTS, EventType, display_name
+
+#: Events without a target in the payload (a record's own life, API-CONTRACT.md §8a).
+LIFECYCLE = (".created", ".updated", ".deleted", ".restored")
 
 logger = logging.getLogger("notifications.receivers")
+
+
+def enabled(config: Any, event: EventType) -> bool:
+    """Whether ``event`` is sent: it is in the configuration's event list (``webhook_events`` / ``WEBHOOK_EVENTS``,
+    the registry's defaults when unset). A disabled event enqueues nothing and writes no delivery-log row."""
+    return event.name in config.events
+
+
+def _ref(obj: Any, kind: str, name: str, **more: Any) -> dict[str, Any]:
+    return {"type": kind, "id": obj.pk, "name": name, **more}
+
+
+def details(event: EventType, *, item: Any, actor: Any = None, target: Any = None, note: str | None = "",
+            log: Any = None, quantity: int | None = None) -> dict[str, Any]:
+    """The general kind's machine-readable keys (API-CONTRACT.md §8a), ``delivery_id`` aside (set per job)."""
+    record = getattr(item, "license", None) if event.kind == "license" else None
+    record = record or item
+    occurred = getattr(log, "created_at", None) or timezone.now()
+    values: dict[str, Any] = {
+        "event": event.name,
+        "occurred_at": occurred.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "actor": {"id": actor.pk, "name": display_name(actor)} if actor is not None else None,
+        "item": _ref(record, event.kind, event.item_name(item),
+                     tag=getattr(item, "asset_tag", None) if event.kind == "asset" else None),
+        "target": (_ref(target, str(target_type_of(target)), event.target_name(target))
+                   if target is not None and not event.name.endswith(LIFECYCLE) else None),
+    }
+    if event.quantity:
+        values["quantity"] = quantity
+    values["note"] = note or None
+    return values
 
 
 def notify(event: EventType, *, item: Any, actor: Any = None, target: Any = None, **kwargs: Any) -> None:
     try:
         config = get_webhook_config()
-        if not config.enabled or event.name not in config.events:
+        if not config.enabled or not enabled(config, event):
             return
-        delivery.schedule(event.name, config, event.render(item=item, actor=actor, target=target))
+        text = event.render(item=item, actor=actor, target=target)
+        extra = details(event, item=item, actor=actor, target=target, note=kwargs.get("note"), log=kwargs.get("log"),
+                        quantity=kwargs.get("quantity"))
+        delivery.schedule(event.name, config, text, details=extra)
     except Exception:
         logger.exception("Could not prepare the %s notification", event.name)
 

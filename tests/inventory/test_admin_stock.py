@@ -314,7 +314,7 @@ def test_consumables_are_handed_to_users_only(admin_client, received):
 
 
 @pytest.mark.parametrize(("kind", "done", "signalled"), [
-    ("accessory", "1 checkout rows checked in.", [("accessory_checked_in", None), ("accessory_checked_in", 1)]),
+    ("accessory", "1 checkout rows checked in.", [("accessory_checked_in", 2), ("accessory_checked_in", 1)]),
     ("component", "1 installation rows checked in.", []),  # components notify nothing
 ])
 def test_checkin_action_returns_the_units_and_logs(admin_client, received, kind, done, signalled):

@@ -12,6 +12,7 @@ from assetsvc.forms import SiteSettingsForm
 from assetsvc.models import SiteSettings
 from notifications.models import WebhookDelivery
 from tests.notifications.conftest import HOOK_PATH
+from tests.notifications.test_receivers import chat_keys
 
 TEST_URL = "admin:assetsvc_sitesettings_send_test_webhook"
 
@@ -42,7 +43,7 @@ def test_success_is_reported(webhook, receiver, admin_client, platform, app, bod
     receiver.expect_request(HOOK_PATH, method="POST").respond_with_data("ok")
     assert send_test(admin_client) == [f"Your {app} integration works! The endpoint answered 200."]
     text = f"Oh hai! It looks like your {app} integration with Snipe-IT is working!"
-    assert [request.get_json() for request, _ in receiver.log] == [{**body, "text": text}]
+    assert [chat_keys(request.get_json()) for request, _ in receiver.log] == [{**body, "text": text}]
     row = WebhookDelivery.objects.get()
     assert (row.event, row.success, row.status_code) == ("test", True, 200)
 

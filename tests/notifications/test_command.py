@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 
 from notifications.models import WebhookDelivery
 from tests.notifications.conftest import HOOK_PATH
+from tests.notifications.test_receivers import chat_keys
 
 
 def run() -> str:
@@ -22,7 +23,7 @@ def test_success(webhook, receiver):
     receiver.expect_request(HOOK_PATH, method="POST").respond_with_json({"ok": True})
     assert run().startswith(f"Your General Webhook integration works! {receiver.url_for(HOOK_PATH)} answered 200 in ")
     (request, _), = receiver.log
-    assert request.get_json() == {"channel": "#ops", "username": "AssetBot", "icon_emoji": "",
+    assert chat_keys(request.get_json()) == {"channel": "#ops", "username": "AssetBot", "icon_emoji": "",
                                   "text": "Oh hai! It looks like your General Webhook integration with Snipe-IT is "
                                           "working!"}
     assert WebhookDelivery.objects.get().event == "test"

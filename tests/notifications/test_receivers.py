@@ -21,9 +21,34 @@ def card(text):
         "$schema": "http://adaptivecards.io/schemas/adaptive-card.json", "version": "1.0"}}]}
 
 
+#: The general kind's machine-readable keys after §8's four (API-CONTRACT.md §8a; test_general_payload checks values).
+GENERAL_KEYS = {"event", "occurred_at", "actor", "item", "target", "quantity", "note", "delivery_id"}
+
+
+class GeneralBody(dict):
+    """The general kind's body as §8 gives it, equal to a posted body whose first keys are these four (in this order)
+    followed only by §8a's machine-readable keys."""
+
+    def __eq__(self, other):
+        if not isinstance(other, dict):
+            return NotImplemented
+        head = dict(list(other.items())[:len(self)])
+        return head == dict(self) and list(head) == list(self) and set(other) - set(self) <= GENERAL_KEYS
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+
+def chat_keys(body: dict) -> dict:
+    """``body`` without §8a's machine-readable keys: §8's part of a general body (a chat body as it is)."""
+    return {key: value for key, value in body.items() if key not in GENERAL_KEYS}
+
+
 EXPECTED = {
     "slack": lambda text: {"channel": "#it", "text": text, "username": "AssetBot", "icon_emoji": ""},
-    "general": lambda text: {"channel": "#it", "text": text, "username": "AssetBot", "icon_emoji": ""},
+    "general": lambda text: GeneralBody(channel="#it", text=text, username="AssetBot", icon_emoji=""),
     "google": lambda text: {"text": text},
     "microsoft": card,
 }
