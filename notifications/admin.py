@@ -15,7 +15,7 @@ from assetsvc.admin_services import ReadOnlyModelAdmin
 from assetsvc.forms import SiteSettingsForm
 from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings, parse_webhook_events
 from notifications.config import NO_CHANNEL, get_webhook_config
-from notifications.delivery import deliver, make_job, send_test_message
+from notifications.delivery import deliver, make_job, sample_details, send_test_message
 from notifications.events import EVENTS, TEST_EVENT
 from notifications.models import WebhookDelivery
 
@@ -164,7 +164,7 @@ class WebhookSiteSettingsAdmin(SiteSettingsAdmin):
         elif event in EVENTS and event in config.events:
             # The sample of an enabled event, rendered from its template with sample values.
             result = send_test_message(config) if not config.enabled else deliver(
-                make_job(event, config, sample_text(event)))
+                make_job(event, config, sample_text(event), {**sample_details(), "event": event}))
         else:
             messages.error(request, "The test message was not sent: that event is not enabled.")
             return HttpResponseRedirect(reverse("admin:assetsvc_sitesettings_change",
