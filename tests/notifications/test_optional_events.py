@@ -1,13 +1,14 @@
 """API-CONTRACT.md §8a's optional events: ``<kind>.created`` / ``updated`` / ``deleted`` / ``restored``, off by
-default, sent through the HTTP API to a real local receiver when enabled. Until the settings' event list exists,
-tests enable them through ``receivers.enabled``, the one seam the list replaces."""
+default, sent through the HTTP API to a real local receiver when enabled in the site settings' event list
+(``webhook_events``), as an administrator enables them."""
 
 from __future__ import annotations
 
 import pytest
 
+from assetsvc.models import SiteSettings
 from inventory.models import AccessoryCheckout
-from notifications import receivers
+from notifications.events import EVENTS
 from notifications.models import WebhookDelivery
 from tests.factories import AssetModelFactory, CategoryFactory, StatusLabelFactory, UserFactory
 from tests.notifications.conftest import posted_bodies, serve_platform, wait_for_idle
@@ -19,8 +20,12 @@ def api(admin_user, make_client):
 
 
 @pytest.fixture
-def all_events(monkeypatch):
-    monkeypatch.setattr(receivers, "enabled", lambda config, event: True)
+def all_events(general):
+    """Every event of the registry switched on in the saved settings (after ``general`` configured the webhook)."""
+    site = SiteSettings.load()
+    site.webhook_events = ",".join(EVENTS)
+    site.full_clean()
+    site.save()
 
 
 @pytest.fixture
