@@ -79,7 +79,12 @@ def error_body(message: str, messages: Any = None, payload: Any = None) -> dict[
             "payload": payload}
 
 
-def _status_for(kind: str) -> int:
+def _status_for(kind: str, view: Any = None) -> int:
+    """The HTTP status of a validation (``invalid``), ``not_found`` or ``conflict`` error under ``API_ERROR_STATUS``.
+    A view whose ``not_found_status`` is set answers not-found with it in both modes (the token routes: the contract
+    fixes 404 there, whichever way the id was not found)."""
+    if kind == "not_found" and getattr(view, "not_found_status", None):
+        return view.not_found_status
     if app_settings.API_ERROR_STATUS != "http":
         return status.HTTP_200_OK
     return {"invalid": 422, "not_found": 404, "conflict": 409}[kind]
@@ -125,7 +130,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, BadQueryParameter):
         return Response(error_body(exc.message, {exc.parameter: [exc.message]}), status=exc.status_code)
     if isinstance(exc, DomainError):
-        return Response(error_body(exc.message, exc.messages, exc.payload), status=_status_for(exc.kind))
+        return Response(error_body(exc.message, exc.messages, exc.payload),
+                        status=_status_for(exc.kind, context.get("view")))
     if isinstance(exc, exceptions.NotAuthenticated):
         return Response(error_body(UNAUTHENTICATED), status=401, headers={"WWW-Authenticate": 'Bearer realm="api"'})
     if isinstance(exc, exceptions.AuthenticationFailed):
@@ -141,7 +147,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, exceptions.NotFound):
         detail = str(exc.detail)
         message = ENDPOINT_NOT_FOUND if detail in {"Not found.", "No Asset matches the given query."} else detail
-        return Response(error_body(message), status=_status_for("not_found"))
+        return Response(error_body(message), status=_status_for("not_found", context.get("view")))
     if isinstance(exc, exceptions.Throttled):
         return Response({"message": TOO_MANY_REQUESTS}, status=429)
     if isinstance(exc, BatchRefused):
