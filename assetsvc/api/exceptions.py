@@ -10,7 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
 from django.http import Http404, JsonResponse
@@ -34,6 +36,9 @@ INVALID_JSON = "Invalid JSON"
 SERVER_ERROR = "An unexpected error occurred."
 TOO_MANY_REQUESTS = "Too Many Requests"
 BUSY = "The item is busy; try again."
+BODY_TOO_LARGE = "The request body is too large (at most {limit} MB)."
+TOO_MANY_FIELDS = "The request body has too many fields (at most {limit})."
+BAD_CONTENT_LENGTH = "The Content-Length header is invalid."
 
 
 class BadQueryParameter(exceptions.APIException):
@@ -127,6 +132,9 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
 
+    refused = body_refusal(exc)
+    if refused is not None:
+        return Response(refused[0], status=refused[1])
     if isinstance(exc, BadQueryParameter):
         return Response(error_body(exc.message, {exc.parameter: [exc.message]}), status=exc.status_code)
     if isinstance(exc, DomainError):
@@ -172,6 +180,18 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, exceptions.APIException):
         return Response(error_body(str(exc.detail)), status=exc.status_code)
     return None  # unhandled: ApiErrorMiddleware answers the 500 envelope
+
+
+def body_refusal(exc: Exception) -> tuple[dict[str, Any], int] | None:
+    """Django's own refusals of a body (issue 25): form data above ``DATA_UPLOAD_MAX_MEMORY_SIZE`` or with more than
+    ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` fields. Both are 413 envelopes, never a 500. ``RequestBodyLimitMiddleware``
+    refuses larger bodies before this; these remain for a form whose parsing meets Django's caps."""
+    if isinstance(exc, RequestDataTooBig):
+        limit = (settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0) // (1024 * 1024) or 1
+        return error_body(BODY_TOO_LARGE.format(limit=limit)), 413
+    if isinstance(exc, TooManyFieldsSent):
+        return error_body(TOO_MANY_FIELDS.format(limit=settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)), 413
+    return None
 
 
 def json_error(message: str, status_code: int, **headers: str) -> JsonResponse:
