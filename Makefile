@@ -1,5 +1,14 @@
 # Two commands for a newcomer: `make run` and `make test`. Everything installs into .venv from requirements.lock.
-PYTHON ?= python3.11
+# The interpreter that builds .venv: Python 3.11 (what CI runs and requirements.lock is compiled for), else 3.12 (every
+# pinned package installs from a 3.12 wheel), whichever is installed first; PYTHON=... picks one, checked the same way.
+# Each candidate is run, not only looked up: a pyenv shim exists for versions that are not selected and fails when run.
+# 3.13 is refused: libcst, a pinned dev tool, needs pyyaml-ft there, which the lock does not hold.
+SUPPORTED_PYTHON := 3.11 3.12
+PYTHON_VERSION_OF = $(shell $(1) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+ifndef PYTHON
+PYTHON := $(firstword $(foreach p,python3.11 python3.12 python3,\
+	$(if $(filter $(SUPPORTED_PYTHON),$(call PYTHON_VERSION_OF,$(p))),$(p))))
+endif
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
@@ -8,6 +17,8 @@ PORT ?= 8000
 .PHONY: install run serve worker prune setup test test-fast lint lock bench clean mutate
 
 $(BIN)/.installed: requirements.lock
+	@version="$(if $(PYTHON),$(call PYTHON_VERSION_OF,$(PYTHON)))"; case " $(SUPPORTED_PYTHON) " in *" $$version "*) ;; \
+		*) echo "Python 3.11 or 3.12 is needed to build $(VENV) (found: $${version:-none} from '$(PYTHON)'); install one, or pass PYTHON=/path/to/python3.11" >&2; exit 1;; esac
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
 	touch $@

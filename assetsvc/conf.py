@@ -10,6 +10,8 @@ DEFAULTS: dict[str, Any] = {
     "API_THROTTLE_PER_MINUTE": 120,
     "API_TOKEN_EXPIRATION_YEARS": 15,
     "MAX_RESULTS": 500,
+    "API_MAX_BODY_MB": 10,
+    "ADMIN_MAX_BODY_MB": 55,
     "API_ERROR_STATUS": "compat",
     "API_DATE_FORMAT": "iso",
     "TRUSTED_PROXIES": "",

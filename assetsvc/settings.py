@@ -99,6 +99,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "assetsvc.api.middleware.ApiRateLimitMiddleware",
     "assetsvc.api.middleware.ApiTlsMiddleware",
+    "assetsvc.api.middleware.RequestBodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -208,7 +209,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# Request bodies (issue 25; docs/operations.md): refused with 413 before they are read when larger than
+# API_MAX_BODY_MB under /api/ or ADMIN_MAX_BODY_MB elsewhere (the admin's CSV import takes files of up to 50 MB),
+# by assetsvc.api.middleware.RequestBodyLimitMiddleware. Django's own cap on form data (files excluded) is the API's,
+# so a form body the API accepts is read like JSON instead of failing at Django's 2.5 MB default.
+API_MAX_BODY_MB = env_int("API_MAX_BODY_MB", 10, minimum=1)
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_MB * 1024 * 1024
 
 # API ----------------------------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -283,6 +289,8 @@ ASSETSVC = {
     "API_THROTTLE_PER_MINUTE": env_int("API_THROTTLE_PER_MINUTE", 120, minimum=1),
     "API_TOKEN_EXPIRATION_YEARS": env_int("API_TOKEN_EXPIRATION_YEARS", 15, minimum=1),
     "MAX_RESULTS": env_int("MAX_RESULTS", 500, minimum=1),
+    "API_MAX_BODY_MB": API_MAX_BODY_MB,
+    "ADMIN_MAX_BODY_MB": env_int("ADMIN_MAX_BODY_MB", 55, minimum=1),
     "API_ERROR_STATUS": _api_error_status,
     "API_DATE_FORMAT": _api_date_format,
     "TRUSTED_PROXIES": _trusted_proxies,

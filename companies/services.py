@@ -25,14 +25,14 @@ COMPANY_NOT_EMPTY = (
 
 
 def company_not_empty(parts: list[tuple[int, str, str]]) -> ConflictError:
-    """The rule-9 refusal naming what blocks: ``parts`` are (count, singular, plural)."""
+    """The rule-9 refusal naming what blocks, with the counts in the message: ``parts`` are (count, singular, plural).
+    No payload: the specification's error envelope has ``payload: null`` (issue 25)."""
     named = [f"{count} {one if count == 1 else many}" for count, one, many in parts]
     what = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
     which = [many for _count, _one, many in parts]
     which_text = which[0] if len(which) == 1 else f"{', '.join(which[:-1])} and {which[-1]}"
     message = COMPANY_NOT_EMPTY.format(what=what, which=which_text)
-    return ConflictError(message, code="company_not_empty",
-                         payload={"blocking": {many: count for count, _one, many in parts}})
+    return ConflictError(message, code="company_not_empty")
 DUPLICATE_NAME = "The name has already been taken."
 WRITABLE_FIELDS = ("name", "phone", "fax", "email", "notes", "tag_color")
 

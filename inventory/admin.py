@@ -551,8 +551,10 @@ class CatalogueForm(ServiceModelForm):
 def api_form(model: type[models.Model], serializer: type, base: type[ServiceModelForm] = CatalogueForm
              ) -> type[ServiceModelForm]:
     """The admin form of a model the API writes: exactly the fields of its write serializer, which validates them,
-    saved by ``base.call_service``."""
-    fields = [field.source for field in serializer().fields.values() if not field.read_only]
+    saved by ``base.call_service``. Write aliases that are no model field (a license's ``product_key`` for
+    ``serial``) stay API-only."""
+    names = {field.name for field in model._meta.get_fields()}
+    fields = [field.source for field in serializer().fields.values() if not field.read_only and field.source in names]
     meta = type("Meta", (), {"model": model, "fields": fields})
     return type(f"{model.__name__}Form", (base,), {"Meta": meta, "api_serializer": serializer})
 

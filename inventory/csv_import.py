@@ -65,6 +65,7 @@ from inventory.csv_common import (
 from inventory.csv_import_items import ITEM_KINDS, ItemImporter
 from inventory.field_crypto import MASK
 from inventory.models import Asset, AssetModel, CustomField
+from inventory.tags import normalize_tag, tag_key
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -156,7 +157,8 @@ class AssetImporter:
         for line, text in rows.bad_lines:
             record_failure(self.result, line, {}, [("-", text)])
         with dry_run_scope(self.dry_run):
-            self.tags = dict(Asset.objects.alive().annotate(low=Lower("asset_tag")).values_list("low", "pk"))
+            self.tags = {tag_key(tag): pk for tag, pk in  # look-alikes are one tag (issue 25); the oldest wins
+                         Asset.objects.alive().order_by("-pk").values_list("asset_tag", "pk")}
             if limiting_company_id(self.actor) is not None:
                 visible = Asset.objects.restrict(self.actor).alive().values("pk")
                 self.hidden = set(Asset.objects.alive().exclude(pk__in=visible).values_list("pk", flat=True))
@@ -164,7 +166,7 @@ class AssetImporter:
                 self.serials = dict(Asset.objects.alive().exclude(serial="")
                                     .annotate(low=Lower("serial")).values_list("low", "pk"))
             for chunk in iter_chunks(rows.rows, self.batch_size):
-                ids = {self.tags.get(cells.get("asset_tag", "").strip().lower()) for _, cells in chunk} - {None}
+                ids = {self.tags.get(tag_key(cells.get("asset_tag", ""))) for _, cells in chunk} - {None}
                 self.current = Asset.objects.select_related("model").in_bulk(list(ids)) if self.update and ids else {}
                 prepared = [row for row in (self.prepare(line, cells) for line, cells in chunk) if row is not None]
                 self.write(prepared)
@@ -208,7 +210,7 @@ class AssetImporter:
         """Check one row; refused rows are recorded (failed or skipped) and give None."""
         problems: list[tuple[str, str]] = []
         tag = self._name_tag(line, cells, problems)
-        existing = self.tags.get(tag.lower()) if tag else None
+        existing = self.tags.get(tag_key(tag)) if tag else None
         if existing in self.hidden:  # another company's asset: its tag is taken, as for a new asset (no update)
             record_failure(self.result, line, cells, [(self.col("asset_tag"), services.TAG_TAKEN)])
             return None
@@ -250,7 +252,7 @@ class AssetImporter:
             record_failure(self.result, line, cells, problems)
             return None
         if tag:
-            self.file_tags[tag.lower()] = line
+            self.file_tags[tag_key(tag)] = line
         if serial and self.site.unique_serial:
             self.serials[serial.lower()] = existing if existing is not None else -line  # a new row of this file
         try:
@@ -321,11 +323,15 @@ class AssetImporter:
                 problems.append((self.col("asset_tag"), "The asset tag field is required."))
             return ""
         try:
-            tag = self.fields["asset_tag"].run_validation(raw).strip()
+            tag = normalize_tag(self.fields["asset_tag"].run_validation(raw))
         except serializers.ValidationError as exc:
             problems.extend((self.col("asset_tag"), text) for text in messages_of(exc))
             return ""
-        earlier = self.file_tags.get(tag.lower())
+        if not tag:  # invisible characters only
+            if not self.site.auto_increment_assets:
+                problems.append((self.col("asset_tag"), "The asset tag field is required."))
+            return ""
+        earlier = self.file_tags.get(tag_key(tag))
         if earlier is not None:
             problems.append((self.col("asset_tag"), f"{services.TAG_TAKEN} Line {earlier} has the same tag."))
         return tag
@@ -381,7 +387,7 @@ class AssetImporter:
         with the changes that checkout logs."""
         data = dict(row.data)
         data.setdefault("location", data.get("rtd_location"))
-        asset = Asset(asset_tag=row.tag, created_by=self.actor, **data)
+        asset = Asset(asset_tag=row.tag, asset_tag_key=tag_key(row.tag), created_by=self.actor, **data)
         if row.target is None:
             return asset, None
         before = services._snapshot(asset)
@@ -421,7 +427,7 @@ class AssetImporter:
                 self._one(row)
             return
         for row, asset in zip(rows, assets, strict=True):
-            self.tags[row.tag.lower()] = asset.pk
+            self.tags[tag_key(row.tag)] = asset.pk
             self.result.outcome(row.line, "created", row.cells)
 
     def _bump_counter(self, tags: list[str]) -> None:
@@ -440,7 +446,7 @@ class AssetImporter:
                 with transaction.atomic():
                     asset = services.asset_create(actor=self.actor, data={**row.data, "asset_tag": row.tag},
                                                   target=row.target, custom=row.custom)
-                self.tags[asset.asset_tag.lower()] = asset.pk
+                self.tags[tag_key(asset.asset_tag)] = asset.pk
                 status = "created"
             else:
                 asset = (current or {}).get(row.existing) or Asset.objects.get(pk=row.existing)

@@ -52,6 +52,7 @@ from inventory.exceptions import (
 from inventory.licenses import LICENSE
 from inventory.models import Asset, Location, StatusLabel
 from inventory.stock import ACCESSORY, COMPONENT
+from inventory.tags import normalize_tag, tag_key, tag_matches
 
 if TYPE_CHECKING:
     from companies.models import Company
@@ -68,7 +69,8 @@ ASSET_TO_ASSET_LOCK = 0x61737365745F6C70 & 0x7FFFFFFFFFFFFFFF
 #: How many hops of "asset checked out to asset" the loop check follows before giving up (a safety net only).
 MAX_ASSIGNMENT_DEPTH = 1000
 #: Fields never reported in ``log_meta`` (bookkeeping, not a change a reader cares about).
-UNLOGGED_FIELDS = BOOKKEEPING | {"checkin_counter", "checkout_counter", "requests_counter"}
+#: ``asset_tag_key`` is derived from the tag (its change is logged as the tag's).
+UNLOGGED_FIELDS = BOOKKEEPING | {"checkin_counter", "checkout_counter", "requests_counter", "asset_tag_key"}
 
 
 
@@ -125,8 +127,11 @@ def _locked_site_settings() -> SiteSettings:
 
 
 def tag_taken(tag: str, *, exclude_pk: int | None = None) -> bool:
-    """Another live asset has this tag (case-insensitively). Authoritative only under the locks of the writes."""
-    queryset = Asset.objects.alive().filter(asset_tag__iexact=tag)
+    """Another live asset has this tag or a look-alike of it (the same ``tag_key``: any letter case, composed or
+    decomposed, with or without invisible characters, fullwidth or not; issue 25). Rows without a key (look-alike
+    duplicates kept by the migration) are still compared on the tag itself. Authoritative only under the locks of
+    the writes; the ``asset_tag_key`` constraint decides a race."""
+    queryset = Asset.objects.alive().filter(tag_matches(tag))
     if exclude_pk is not None:
         queryset = queryset.exclude(pk=exclude_pk)
     return queryset.exists()
@@ -224,7 +229,7 @@ def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = N
     site = get_site_settings()
     if site.auto_increment_assets or site.unique_serial:
         site = _locked_site_settings()
-    tag = (data.pop("asset_tag", None) or "").strip()
+    tag = normalize_tag(data.pop("asset_tag", None) or "")
     if not tag:
         if not site.auto_increment_assets:
             raise ValidationError({"asset_tag": ["The asset tag field is required."]})
@@ -241,7 +246,7 @@ def asset_create(*, actor: User, data: dict[str, Any], target: Target | None = N
     data["company"] = _company_for_write(actor, data.get("company"))
     if data.get("location") is None:
         data["location"] = data.get("rtd_location")
-    asset = Asset(asset_tag=tag, created_by=actor, **data)
+    asset = Asset(asset_tag=tag, asset_tag_key=tag_key(tag), created_by=actor, **data)
     asset.full_clean(exclude=["model", "status", "company", "supplier", "location", "rtd_location", "created_by"],
                      validate_constraints=False)
     _save(asset)
@@ -273,9 +278,12 @@ def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Tar
     if "rtd_location" in data and "location" not in data and not locked.is_assigned:
         data["location"] = data["rtd_location"]
     if "asset_tag" in data:
-        data["asset_tag"] = (data["asset_tag"] or "").strip()
+        data["asset_tag"] = normalize_tag(data["asset_tag"] or "")
+        if not data["asset_tag"]:
+            raise ValidationError({"asset_tag": ["The asset tag field is required."]})
         if tag_taken(data["asset_tag"], exclude_pk=locked.pk):
             raise ValidationError({"asset_tag": [TAG_TAKEN]})
+        locked.asset_tag_key = tag_key(data["asset_tag"])
     if "serial" in data and site.unique_serial:
         _locked_site_settings()
         if serial_taken(data["serial"] or "", exclude_pk=locked.pk):
@@ -541,6 +549,7 @@ def asset_restore(*, asset: Asset, actor: User) -> Asset:
         raise AssetNotDeletedError()
     if tag_taken(locked.asset_tag, exclude_pk=locked.pk):
         raise AssetTagTakenError()
+    locked.asset_tag_key = tag_key(locked.asset_tag)  # a key again, also for a look-alike kept without one
     site = get_site_settings()
     if site.unique_serial:
         _locked_site_settings()

@@ -36,19 +36,14 @@ class PersonalAccessTokenListView(ApiView):
 class PersonalAccessTokenDetailView(ApiView):
     permission_section = None
     not_found_message = "Token not found."
+    #: The contract fixes 404 for someone else's or an unknown token, in both error modes: an id that is not a UUID,
+    #: and one the view refuses before the service sees it (a NUL byte), included (issue 25).
+    not_found_status = 404
 
     @extend_schema(operation_id="personal_access_tokens_revoke", responses={204: None})
     def delete(self, request, token_id: str):
         services.personal_token_revoke(user=request.user, token_id=token_id)
         return Response(status=204)
-
-    def handle_exception(self, exc):
-        response = super().handle_exception(exc)
-        from assetsvc.exceptions import NotFoundError
-
-        if isinstance(exc, NotFoundError):
-            response.status_code = 404  # the contract fixes 404 for someone else's or an unknown token
-        return response
 
 
 class CurrentUserView(ApiView):

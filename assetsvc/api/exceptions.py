@@ -10,7 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
 from django.http import Http404, JsonResponse
@@ -34,6 +36,9 @@ INVALID_JSON = "Invalid JSON"
 SERVER_ERROR = "An unexpected error occurred."
 TOO_MANY_REQUESTS = "Too Many Requests"
 BUSY = "The item is busy; try again."
+BODY_TOO_LARGE = "The request body is too large (at most {limit} MB)."
+TOO_MANY_FIELDS = "The request body has too many fields (at most {limit})."
+BAD_CONTENT_LENGTH = "The Content-Length header is invalid."
 
 
 class BadQueryParameter(exceptions.APIException):
@@ -79,7 +84,12 @@ def error_body(message: str, messages: Any = None, payload: Any = None) -> dict[
             "payload": payload}
 
 
-def _status_for(kind: str) -> int:
+def _status_for(kind: str, view: Any = None) -> int:
+    """The HTTP status of a validation (``invalid``), ``not_found`` or ``conflict`` error under ``API_ERROR_STATUS``.
+    A view whose ``not_found_status`` is set answers not-found with it in both modes (the token routes: the contract
+    fixes 404 there, whichever way the id was not found)."""
+    if kind == "not_found" and getattr(view, "not_found_status", None):
+        return view.not_found_status
     if app_settings.API_ERROR_STATUS != "http":
         return status.HTTP_200_OK
     return {"invalid": 422, "not_found": 404, "conflict": 409}[kind]
@@ -122,10 +132,14 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
 
+    refused = body_refusal(exc)
+    if refused is not None:
+        return Response(refused[0], status=refused[1])
     if isinstance(exc, BadQueryParameter):
         return Response(error_body(exc.message, {exc.parameter: [exc.message]}), status=exc.status_code)
     if isinstance(exc, DomainError):
-        return Response(error_body(exc.message, exc.messages, exc.payload), status=_status_for(exc.kind))
+        return Response(error_body(exc.message, exc.messages, exc.payload),
+                        status=_status_for(exc.kind, context.get("view")))
     if isinstance(exc, exceptions.NotAuthenticated):
         return Response(error_body(UNAUTHENTICATED), status=401, headers={"WWW-Authenticate": 'Bearer realm="api"'})
     if isinstance(exc, exceptions.AuthenticationFailed):
@@ -141,7 +155,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, exceptions.NotFound):
         detail = str(exc.detail)
         message = ENDPOINT_NOT_FOUND if detail in {"Not found.", "No Asset matches the given query."} else detail
-        return Response(error_body(message), status=_status_for("not_found"))
+        return Response(error_body(message), status=_status_for("not_found", context.get("view")))
     if isinstance(exc, exceptions.Throttled):
         return Response({"message": TOO_MANY_REQUESTS}, status=429)
     if isinstance(exc, BatchRefused):
@@ -166,6 +180,18 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, exceptions.APIException):
         return Response(error_body(str(exc.detail)), status=exc.status_code)
     return None  # unhandled: ApiErrorMiddleware answers the 500 envelope
+
+
+def body_refusal(exc: Exception) -> tuple[dict[str, Any], int] | None:
+    """Django's own refusals of a body (issue 25): form data above ``DATA_UPLOAD_MAX_MEMORY_SIZE`` or with more than
+    ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` fields. Both are 413 envelopes, never a 500. ``RequestBodyLimitMiddleware``
+    refuses larger bodies before this; these remain for a form whose parsing meets Django's caps."""
+    if isinstance(exc, RequestDataTooBig):
+        limit = (settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0) // (1024 * 1024) or 1
+        return error_body(BODY_TOO_LARGE.format(limit=limit)), 413
+    if isinstance(exc, TooManyFieldsSent):
+        return error_body(TOO_MANY_FIELDS.format(limit=settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)), 413
+    return None
 
 
 def json_error(message: str, status_code: int, **headers: str) -> JsonResponse:

@@ -1,17 +1,26 @@
-"""Middleware for ``/api/v1``: JSON errors for anything DRF does not handle, the per-user rate limit, and the
-refusal of plain HTTP."""
+"""Middleware for ``/api/v1``: JSON errors for anything DRF does not handle, the per-user rate limit, the refusal of
+plain HTTP, and the limit on request bodies (every path)."""
 
 from __future__ import annotations
 
+import io
 import logging
 import math
 import time
 
 from django.conf import settings
 from django.db import DatabaseError
+from django.http import HttpResponse
 from django_ratelimit.core import get_usage
 
-from assetsvc.api.exceptions import SERVER_ERROR, json_error, too_many_requests
+from assetsvc.api.exceptions import (
+    BAD_CONTENT_LENGTH,
+    BODY_TOO_LARGE,
+    SERVER_ERROR,
+    body_refusal,
+    json_error,
+    too_many_requests,
+)
 from assetsvc.api.outages import DATABASE_UNAVAILABLE, is_database_outage
 from assetsvc.client_address import client_address, forwarded_proto_believed
 from assetsvc.conf import app_settings
@@ -55,6 +64,9 @@ class ApiErrorMiddleware:
     def process_exception(self, request, exception):
         if not is_api_request(request):
             return None
+        refused = body_refusal(exception)  # Django's form caps met outside DRF: 413, not 500
+        if refused is not None:
+            return json_error(refused[0]["message"], refused[1])
         logger.exception("Unhandled error on %s %s", request.method, request.path_info)
         return json_error(SERVER_ERROR, 500)
 
@@ -174,3 +186,61 @@ class ApiTlsMiddleware:
         if is_api_request(request) and settings.APP_FORCE_TLS and not request.is_secure():
             return json_error("HTTPS is required for the API.", 403)
         return self.get_response(request)
+
+
+MB = 1024 * 1024
+#: How much of a body without ``Content-Length`` is read at a time.
+CHUNK = 64 * 1024
+
+
+class RequestBodyLimitMiddleware:
+    """Limits every request body before anything reads it (issue 25): ``API_MAX_BODY_MB`` under ``/api/`` (the 413
+    error envelope), ``ADMIN_MAX_BODY_MB`` elsewhere (the admin; a plain 413). A ``Content-Length`` above the limit is
+    refused without reading a byte. A body without one (``Transfer-Encoding: chunked``, which Django would read as
+    empty) is read here up to the limit and refused past it, else handed on as if it had come with its length.
+
+    It sits inside the rate-limit and TLS middleware, so an API refusal is counted and carries the limit headers,
+    and before the session, CSRF and view layers, the first that could read the body."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        api = is_api_request(request)
+        limit_mb = app_settings.API_MAX_BODY_MB if api else app_settings.ADMIN_MAX_BODY_MB
+        limit = limit_mb * MB
+        announced = request.META.get("CONTENT_LENGTH", "")
+        if announced.strip():
+            if not announced.strip().isdigit():
+                return self.refuse(api, BAD_CONTENT_LENGTH, 400)
+            if int(announced) > limit:
+                return self.refuse(api, BODY_TOO_LARGE.format(limit=limit_mb), 413)
+        elif "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            body = self.read_bounded(request.META.get("wsgi.input"), limit)
+            if body is None:
+                return self.refuse(api, BODY_TOO_LARGE.format(limit=limit_mb), 413)
+            # Django sized the request's stream from the missing Content-Length (0: nothing); give it the body.
+            request._stream = io.BytesIO(body)
+            request.META["CONTENT_LENGTH"] = str(len(body))
+        return self.get_response(request)
+
+    @staticmethod
+    def read_bounded(stream, limit: int) -> bytes | None:
+        """At most ``limit`` bytes of ``stream``, or None when it holds more (only ``limit`` + 1 are ever read)."""
+        if stream is None:
+            return b""
+        parts: list[bytes] = []
+        size = 0
+        while size <= limit:
+            part = stream.read(min(CHUNK, limit + 1 - size))
+            if not part:
+                return b"".join(parts)
+            parts.append(part)
+            size += len(part)
+        return None
+
+    @staticmethod
+    def refuse(api: bool, message: str, status_code: int):
+        if api:
+            return json_error(message, status_code)
+        return HttpResponse(message, status=status_code, content_type="text/plain; charset=utf-8")

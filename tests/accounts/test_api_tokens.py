@@ -155,6 +155,21 @@ def test_revoking_another_users_or_an_unknown_token_is_404(make_client):
     assert theirs.revoked is False
 
 
+@pytest.mark.parametrize("token_id", ["%00", "%00abc", "a%00", "%20", "%E2%80%8B", "%C3%A9", "%25"])
+@pytest.mark.parametrize("mode", ["compat", "http"])
+def test_revoking_a_token_id_with_odd_characters_is_404_like_every_unknown_id(make_client, settings, mode, token_id):
+    """Issue 25 item 17: ``DELETE /account/personal-access-tokens/%00`` answered 200 with "Token not found."."""
+    settings.ASSETSVC = {**settings.ASSETSVC, "API_ERROR_STATUS": mode}
+    owner = UserFactory()
+    mine, _ = personal_token_issue(user=owner, name="mine")
+    response = make_client(owner).delete(f"{TOKENS}/{token_id}")
+    assert response.status_code == 404, response.content
+    assert response.json() == {"status": "error", "message": "Token not found.", "messages": "Token not found.",
+                               "payload": None}
+    mine.refresh_from_db()
+    assert mine.revoked is False
+
+
 def test_revoking_twice_is_204(make_client):
     owner = UserFactory()
     client = make_client(owner)

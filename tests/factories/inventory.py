@@ -24,6 +24,7 @@ from inventory.models import (
     StatusLabel,
     Supplier,
 )
+from inventory.tags import tag_key
 
 
 class StatusLabelFactory(DjangoModelFactory[StatusLabel]):
@@ -77,6 +78,7 @@ class AssetFactory(DjangoModelFactory[Asset]):
         model = Asset
 
     asset_tag = factory.Sequence(lambda n: f"TAG-{n:06d}")
+    asset_tag_key = factory.LazyAttribute(lambda asset: tag_key(asset.asset_tag))  # as the services set it
     name = factory.Sequence(lambda n: f"Asset {n}")
     serial = factory.Sequence(lambda n: f"SN{n:08d}")
     model = factory.SubFactory(AssetModelFactory)

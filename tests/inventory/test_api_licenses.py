@@ -366,3 +366,56 @@ def test_delete_is_refused_while_a_seat_is_assigned_and_seats_come_back_on_resto
     assert token_client.get(URL, {"deleted": "true"}).json()["rows"][0]["available_actions"]["restore"] is True
     ok(token_client.post(f"{URL}/{license_.pk}/restore"))
     assert token_client.get(f"{URL}/{license_.pk}/seats").json()["total"] == 3
+
+
+# --- product_key as a write alias of serial (issue 25 item 18) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "multipart"])
+def test_product_key_is_written_as_the_serial_on_create_and_update(token_client, fmt):
+    """Two real clients write the key under the name they read it under; Snipe-IT drops it silently."""
+    category = CategoryFactory(category_type="license")
+    created = ok(token_client.post(URL, {"name": "Visio", "seats": 2, "category_id": category.pk,
+                                         "product_key": " AAAA-BBBB "}, format=fmt))
+    license_ = License.objects.get(pk=created["payload"]["id"])
+    assert license_.serial == "AAAA-BBBB" and created["payload"]["product_key"] == "AAAA-BBBB"
+    updated = ok(token_client.patch(f"{URL}/{license_.pk}", {"product_key": "CCCC-DDDD"}, format=fmt))
+    license_.refresh_from_db()
+    assert license_.serial == "CCCC-DDDD" and updated["payload"]["product_key"] == "CCCC-DDDD"
+    log = ActionLog.objects.filter(item_type="license", item_id=license_.pk, action_type="update").get()
+    assert set(log.log_meta) == {"serial"}  # logged as the serial changing (the key itself is never in the log)
+
+
+@pytest.mark.parametrize(("serial", "product_key"), [("AAAA", "AAAA"), ("AAAA", " AAAA "), ("", None),
+                                                     (None, "")])
+def test_serial_and_product_key_agreeing_are_one_key(token_client, serial, product_key):
+    license_ = LicenseFactory(serial="OLD")
+    ok(token_client.patch(f"{URL}/{license_.pk}", {"serial": serial, "product_key": product_key}, format="json"))
+    license_.refresh_from_db()
+    assert license_.serial == (serial or "")
+
+
+@pytest.mark.parametrize("mode", ["compat", "http"])
+def test_serial_and_product_key_disagreeing_are_refused_and_nothing_changes(token_client, settings, mode):
+    if mode == "http":
+        http_errors(settings)
+    category = CategoryFactory(category_type="license")
+    license_ = LicenseFactory(serial="OLD")
+    before = state()
+    message = "The product key field must match serial."
+    created = token_client.post(URL, {"name": "Visio", "seats": 2, "category_id": category.pk, "serial": "AAAA",
+                                      "product_key": "BBBB"}, format="json")
+    patched = token_client.patch(f"{URL}/{license_.pk}", {"serial": "AAAA", "product_key": "BBBB"}, format="json")
+    for response in (created, patched):
+        assert response.status_code == (200 if mode == "compat" else 422), response.content
+        assert response.json() == {"status": "error", "message": message, "messages": {"product_key": [message]},
+                                   "payload": None}
+    assert state() == before
+
+
+def test_product_key_is_checked_like_the_serial(token_client):
+    license_ = LicenseFactory(serial="OLD")
+    before = state()
+    body = token_client.patch(f"{URL}/{license_.pk}", {"product_key": "k" * 65_536}, format="json")
+    assert error_of(body, "product_key")
+    assert state() == before

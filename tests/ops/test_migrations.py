@@ -110,3 +110,43 @@ def test_custom_fields_migration_applies_on_a_populated_database():
     attached = api.patch(f"/api/v1/models/{model.pk}", {"fieldset_id": fieldset["id"]}, format="json").json()
     assert attached["payload"]["fieldset"] == {"id": fieldset["id"], "name": "Laptops"}
     assert api.get("/api/v1/hardware", {"search": "PRE-1"}).json()["total"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_tag_key_migration_keeps_look_alike_duplicates_of_before_the_rule():
+    """Issue 25 item 9a: ``0016_asset_tag_lookalike_key`` / ``0017_asset_tag_key_unique_alive`` on a database that
+    already holds look-alike tags (NFC and decomposed ``Å``, fullwidth and plain, a zero-width space) does not fail.
+    The oldest of each group gets the key, the later ones none; every row stays and keeps working, and new
+    look-alikes are refused from then on."""
+    old = _migrate([("inventory", "0015_custom_value_lookup_ci")])
+    StatusLabel = old.get_model("inventory", "StatusLabel")
+    Category = old.get_model("inventory", "Category")
+    AssetModel = old.get_model("inventory", "AssetModel")
+    Asset = old.get_model("inventory", "Asset")
+    User = old.get_model("accounts", "User")
+    label = StatusLabel.objects.create(name="Ready", type="deployable")
+    model = AssetModel.objects.create(name="X1", category=Category.objects.create(name="Laptops",
+                                                                                   category_type="asset"))
+    made = {tag: Asset.objects.create(asset_tag=tag, model=model, status=label).pk
+            for tag in ("ÅSA-1", "A\u030aSA-1", "ABC-1", "ＡＢＣ-1", "AB\u200bC-1", "PLAIN-1")}
+    gone = Asset.objects.create(asset_tag="ｇｏｎｅ-1", model=model, status=label, deleted_at=timezone.now()).pk
+    User.objects.create(username="pre-admin", permissions={"superuser": 1}, password="!")
+
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    from accounts.models import User as CurrentUser
+    from inventory.models import Asset as CurrentAsset
+
+    keys = dict(CurrentAsset.objects.values_list("pk", "asset_tag_key"))
+    assert keys[made["ÅSA-1"]] == "åsa-1" and keys[made["A\u030aSA-1"]] is None
+    assert keys[made["ABC-1"]] == "abc-1" and keys[made["ＡＢＣ-1"]] is None and keys[made["AB\u200bC-1"]] is None
+    assert keys[made["PLAIN-1"]] == "plain-1" and keys[gone] == "gone-1"
+    api = APIClient()
+    api.force_authenticate(CurrentUser.objects.get(username="pre-admin"))
+    kept = api.patch(f"/api/v1/hardware/{made['ＡＢＣ-1']}", {"name": "still works"}, format="json").json()
+    assert kept["status"] == "success", kept
+    twin = api.post("/api/v1/hardware", {"asset_tag": "ａｂｃ-1", "model_id": model.pk, "status_id": label.pk},
+                    format="json").json()
+    assert twin["status"] == "error" and twin["messages"] == {"asset_tag": ["The asset tag must be unique."]}
+    assert api.post("/api/v1/hardware", {"asset_tag": "GONE-1", "model_id": model.pk, "status_id": label.pk},
+                    format="json").json()["status"] == "success"  # a deleted asset's tag is free, as before

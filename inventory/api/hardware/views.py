@@ -62,6 +62,7 @@ from inventory.api.reports import activity_rows
 from inventory.checkout import resolve_target
 from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError
 from inventory.models import Asset, Location
+from inventory.tags import tag_matches
 
 _ID = re.compile(r"^[0-9]{1,18}$")
 
@@ -270,7 +271,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         return asset
 
     def by_tag(self, tag: str, *, message: str | None = None, payload: Any = None) -> Asset:
-        asset = self.get_queryset().alive().filter(asset_tag__iexact=tag.strip()).first()
+        asset = self.get_queryset().alive().filter(tag_matches(tag)).first()
         if asset is None:
             raise AssetNotFoundError(message or self.not_found_message, payload=payload)
         return asset
@@ -353,7 +354,7 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         "asset with the tag, deleted or not."))
     def bytag(self, request, tag: str, verb: str | None = None):
         tag = f"{tag}/{verb}" if verb else tag
-        queryset = self.get_queryset().filter(asset_tag__iexact=tag.strip())
+        queryset = self.get_queryset().filter(tag_matches(tag))
         if parse_flag(self.input.get("deleted")):
             return self.list_response(queryset.order_by("-created_at", "-id"))
         asset = queryset.alive().first()

@@ -44,6 +44,8 @@ from inventory.models import Category, License, LicenseSeat, Manufacturer, Suppl
 
 #: A seat PATCH naming a user and an asset (Snipe-IT's ``select_asset_or_person``).
 BOTH_TARGETS = "You must select an asset or a user, but not both."
+#: ``serial`` and its alias ``product_key`` sent with different values (Laravel's ``same`` rule text).
+KEY_ALIAS_MISMATCH = "The product key field must match serial."
 _NULLABLE_BRIEF = {"type": "object", "nullable": True}
 
 
@@ -236,7 +238,8 @@ class EmailTextField(TextField):
 class LicenseWriteSerializer(ApiModelSerializer):
     """Create and (partial) update input. ``name``, ``seats`` and ``category_id`` are required on create; ``seats``
     is a whole number from 1 to 100,000 (API-CONTRACT.md §10); the product key is written as ``serial`` (at most
-    65,535 characters)."""
+    65,535 characters), or as ``product_key``, the name it is read under (issue 25: two real clients write it so;
+    Snipe-IT drops it silently). Both sent with different values is a field error on ``product_key``."""
 
     name = StrictCharField(max_length=255)
     seats = StrictIntegerField(min_value=1, max_value=MAX_SEATS)
@@ -245,6 +248,7 @@ class LicenseWriteSerializer(ApiModelSerializer):
     manufacturer_id = _fk(Manufacturer.objects.filter(deleted_at__isnull=True), source="manufacturer")
     supplier_id = _fk(Supplier.objects.all(), source="supplier")
     serial = TextField(max_length=65535)
+    product_key = TextField(max_length=65535, write_only=True)
     license_name = TextField(max_length=100)
     license_email = EmailTextField(max_length=120)
     reassignable = LenientBooleanField()
@@ -262,8 +266,18 @@ class LicenseWriteSerializer(ApiModelSerializer):
         model = License
         validators: list = []
         fields = ["name", "seats", "category_id", "company_id", "manufacturer_id", "supplier_id", "serial",
-                  "license_name", "license_email", "reassignable", "maintained", "expiration_date", "termination_date",
-                  "purchase_date", "purchase_order", "order_number", "purchase_cost", "min_amt", "notes"]
+                  "product_key", "license_name", "license_email", "reassignable", "maintained", "expiration_date",
+                  "termination_date", "purchase_date", "purchase_order", "order_number", "purchase_cost", "min_amt",
+                  "notes"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        if "product_key" in attrs:
+            key = attrs.pop("product_key")
+            if "serial" in attrs and attrs["serial"] != key:
+                raise serializers.ValidationError({"product_key": [KEY_ALIAS_MISMATCH]})
+            attrs["serial"] = key
+        return attrs
 
 
 class SeatUpdateSerializer(ApiSerializer):
