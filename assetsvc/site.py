@@ -60,10 +60,10 @@ def site_settings_reencrypt_secret() -> tuple[int, int]:
 
     with transaction.atomic():
         row = SiteSettings.objects.select_for_update().filter(pk=1).first()
-        if row is None or not isinstance(row.webhook_secret, Undecryptable) and not row.webhook_secret:
-            return 0, 0
-        if isinstance(row.webhook_secret, Undecryptable):
+        if row is not None and isinstance(row.webhook_secret, Undecryptable):
             return 0, 1
+        if row is None or not row.webhook_secret:
+            return 0, 0
         row.save(update_fields=["webhook_secret"])  # the field encrypts with the first key
     forget_site_settings()
     return 1, 0
