@@ -1,6 +1,7 @@
 from django import forms
 
-from assetsvc.models import SiteSettings
+from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings
+from assetsvc.site import WEBHOOK_VARIABLES, webhook_overrides
 
 
 class SiteSettingsForm(forms.ModelForm):
@@ -9,3 +10,24 @@ class SiteSettingsForm(forms.ModelForm):
     class Meta:
         model = SiteSettings
         exclude: list[str] = []
+
+    def clean(self):
+        """Issue 25: the channel rule on the configuration in force. A ``WEBHOOK_PLATFORM`` or ``WEBHOOK_ENDPOINT``
+        in the environment can make a channel necessary that the saved values alone do not (the general platform
+        with no channel dropped every notification); the form refuses that, as the model refuses it for saved
+        values (``SiteSettings.clean``). Other problems of the environment's values cannot be fixed here: the
+        settings page shows them as warnings."""
+        cleaned = super().clean()
+        overrides = webhook_overrides()
+        from_environment = [name for name in ("webhook_platform", "webhook_endpoint") if name in overrides]
+        if not from_environment or "webhook_channel" not in cleaned:
+            return cleaned  # no override (the model's rule covers it), or the channel is already in error
+        platform = overrides.get("webhook_platform", cleaned.get("webhook_platform"))
+        endpoint = overrides.get("webhook_endpoint", (cleaned.get("webhook_endpoint") or "").strip())
+        channel = overrides.get("webhook_channel", (cleaned.get("webhook_channel") or "").strip())
+        if endpoint and platform in PLATFORMS_WITH_CHANNEL and not channel:
+            variables = " and ".join(WEBHOOK_VARIABLES[name] for name in from_environment)
+            verb = "are" if len(from_environment) > 1 else "is"
+            self.add_error("webhook_channel", f"This platform needs a channel ({variables} {verb} set in the "
+                                              "environment).")
+        return cleaned

@@ -8,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
 
+from assetsvc.crypto import EncryptedTextField, Undecryptable
+
 
 class WebhookPlatform(models.TextChoices):
     SLACK = "slack", "Channel-based chat (Slack)"
@@ -83,8 +85,9 @@ class SiteSettings(models.Model):
         help_text="Channel (channel-based and general kinds; the other kinds have none and show #NA)",
     )
     webhook_botname = models.CharField(max_length=255, blank=True, default="")
-    #: Write-only: never shown (the admin and ``site_settings show`` mask it), never logged.
-    webhook_secret = models.CharField(
+    #: Write-only: never shown (the admin and ``site_settings show`` mask it), never logged. Stored encrypted with
+    #: ``FIELD_ENCRYPTION_KEY`` (issue 25); reads as :class:`assetsvc.crypto.Undecryptable` when no key opens it.
+    webhook_secret = EncryptedTextField(
         max_length=WEBHOOK_SECRET_MAX, blank=True, default="",
         help_text=f"Signing secret, {WEBHOOK_SECRET_MIN} to {WEBHOOK_SECRET_MAX} characters; empty: deliveries are "
                   "not signed.",
@@ -117,9 +120,12 @@ class SiteSettings(models.Model):
         errors: dict[str, str] = {}
         if self.webhook_endpoint and self.webhook_platform in PLATFORMS_WITH_CHANNEL and not self.webhook_channel:
             errors["webhook_channel"] = "This platform needs a channel."
-        self.webhook_secret = (self.webhook_secret or "").strip()
+        if not isinstance(self.webhook_secret, Undecryptable):  # kept as stored (issue 25)
+            self.webhook_secret = (self.webhook_secret or "").strip()
         if self.webhook_secret and len(self.webhook_secret) < WEBHOOK_SECRET_MIN:
             errors["webhook_secret"] = WEBHOOK_SECRET_TOO_SHORT
+        elif len(self.webhook_secret or "") > WEBHOOK_SECRET_MAX:
+            errors["webhook_secret"] = f"webhook_secret must be at most {WEBHOOK_SECRET_MAX} characters."
         if self.webhook_events is not None:
             try:
                 self.webhook_events = ",".join(parse_webhook_events(self.webhook_events))

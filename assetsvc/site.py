@@ -47,3 +47,47 @@ def forget_site_settings() -> None:
     scope = _request_scope.get()
     if scope is not None:
         scope.pop("settings", None)
+
+
+def site_settings_reencrypt_secret() -> tuple[int, int]:
+    """Encrypt the saved webhook secret again with the first key of ``FIELD_ENCRYPTION_KEY`` (after a key rotation,
+    with ``manage.py reencrypt_custom_values``); returns ``(rewritten, unreadable)``, each 0 or 1. A secret no
+    configured key opens is left as it is stored."""
+    from django.db import transaction
+
+    from assetsvc.crypto import Undecryptable
+    from assetsvc.models import SiteSettings
+
+    with transaction.atomic():
+        row = SiteSettings.objects.select_for_update().filter(pk=1).first()
+        if row is not None and isinstance(row.webhook_secret, Undecryptable):
+            return 0, 1
+        if row is None or not row.webhook_secret:
+            return 0, 0
+        row.save(update_fields=["webhook_secret"])  # the field encrypts with the first key
+    forget_site_settings()
+    return 1, 0
+
+
+#: The site settings an environment variable overrides, field by field, when it is non-empty (API-CONTRACT.md §8,
+#: §8a). Read here, below ``notifications``, so ``site_settings show`` can print what is in force (issue 25).
+WEBHOOK_VARIABLES = {
+    "webhook_platform": "WEBHOOK_PLATFORM",
+    "webhook_endpoint": "WEBHOOK_ENDPOINT",
+    "webhook_channel": "WEBHOOK_CHANNEL",
+    "webhook_botname": "WEBHOOK_BOTNAME",
+    "webhook_secret": "WEBHOOK_SECRET",
+    "webhook_events": "WEBHOOK_EVENTS",
+}
+
+
+def webhook_overrides() -> dict[str, str]:
+    """``{setting name: value}`` of the non-empty ``WEBHOOK_*`` variables (the platform lower-cased), unvalidated."""
+    from assetsvc.conf import app_settings
+
+    overrides = {}
+    for name, variable in WEBHOOK_VARIABLES.items():
+        value = (getattr(app_settings, variable) or "").strip()
+        if value:
+            overrides[name] = value.lower() if name == "webhook_platform" else value
+    return overrides

@@ -9,15 +9,20 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils.html import escape
 
 from assetsvc.admin import SiteSettingsAdmin
 from assetsvc.admin_services import ReadOnlyModelAdmin
+from assetsvc.crypto import Undecryptable
 from assetsvc.forms import SiteSettingsForm
-from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings, parse_webhook_events
-from notifications.config import NO_CHANNEL, get_webhook_config
+from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings, WebhookPlatform, parse_webhook_events
+from notifications.config import NO_CHANNEL, WebhookConfig, get_webhook_config, needs_channel
 from notifications.delivery import deliver, make_job, sample_details, send_test_message
 from notifications.events import EVENTS, TEST_EVENT
 from notifications.models import WebhookDelivery
+
+#: How the secret is shown: never its value, not even its length.
+MASK = "********"
 
 
 class OutcomeFilter(admin.SimpleListFilter):
@@ -43,7 +48,7 @@ class WebhookDeliveryAdmin(ReadOnlyModelAdmin):
 
     list_display = ["created_at", "event", "endpoint_host", "outcome", "latency_ms", "delivery_id", "state"]
     list_filter = ["event", OutcomeFilter, "state", "platform"]
-    search_fields = ["endpoint", "error", "delivery_id"]
+    search_fields = ["endpoint", "error", "reason", "delivery_id"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
 
@@ -56,10 +61,18 @@ class WebhookDeliveryAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description="status")
     def outcome(self, obj: WebhookDelivery) -> str:
-        """The answer's status, or the error class when there was none (``ConnectionError``, ...)."""
+        """The answer's status, or the error class when there was none (``ConnectionError``, ...), with the reason
+        of an event that could not be sent (``InvalidConfiguration: This platform needs a channel.``)."""
         if obj.status_code is not None:
             return str(obj.status_code)
+        if obj.error and obj.reason:
+            return f"{obj.error}: {obj.reason}"
         return obj.error or obj.get_state_display()
+
+    def changelist_view(self, request, extra_context=None):
+        for warning in invalid_configuration_warnings(get_webhook_config()):
+            messages.warning(request, warning)
+        return super().changelist_view(request, extra_context)
 
 
 class WebhookSettingsForm(SiteSettingsForm):
@@ -82,17 +95,28 @@ class WebhookSettingsForm(SiteSettingsForm):
         self.fields["webhook_events"].choices = [(name, name) for name in EVENTS]
         self.initial["webhook_events"] = parse_webhook_events(self.instance.webhook_events)
         self.initial["webhook_secret"] = ""
-        self.fields["webhook_secret"].help_text += (" A secret is saved." if self.instance.webhook_secret
-                                                    else " No secret is saved.")
+        saved = self.instance.webhook_secret
+        self.fields["webhook_secret"].help_text += (
+            " A secret is saved, but it cannot be decrypted with FIELD_ENCRYPTION_KEY: enter it again."
+            if isinstance(saved, Undecryptable) else " A secret is saved." if saved else " No secret is saved.")
         if self.instance.webhook_platform not in PLATFORMS_WITH_CHANNEL:
             self.initial["webhook_channel"] = NO_CHANNEL
+        # Issue 25: beside each field a WEBHOOK_* variable overrides, what is in force instead (the admin renders help
+        # texts as HTML: the values are escaped).
+        for row in effective_rows(get_webhook_config(), self.instance):
+            if row["variable"] and row["setting"] in self.fields:
+                field = self.fields[row["setting"]]
+                field.help_text = (f"Overridden by {row['variable']} (in force: {escape(row['value'])}); the saved "
+                                   f"value below applies when the variable is unset. {field.help_text}")
 
     def clean_webhook_secret(self) -> str:
         if self.data.get("clear_webhook_secret") in {"on", "true", "1", True}:
             return ""
         value = self.cleaned_data.get("webhook_secret") or ""
-        return value if value else SiteSettings.objects.filter(pk=1).values_list("webhook_secret", flat=True).first() \
-            or ""
+        if value:
+            return value
+        saved = SiteSettings.objects.filter(pk=1).values_list("webhook_secret", flat=True).first()
+        return "" if saved is None else saved  # an unreadable one (Undecryptable) is written back as stored
 
     def clean_webhook_channel(self) -> str:
         value = self.cleaned_data.get("webhook_channel") or ""
@@ -102,6 +126,54 @@ class WebhookSettingsForm(SiteSettingsForm):
 
     def clean_webhook_events(self) -> str:
         return ",".join(parse_webhook_events(",".join(self.cleaned_data.get("webhook_events") or [])))
+
+
+def invalid_configuration_warnings(config: WebhookConfig) -> list[str]:
+    """The warning the admin's webhook pages show while nothing can be sent (issue 25: it was silent)."""
+    errors = config.errors()
+    return [f"The webhook configuration is invalid, nothing is sent: {' '.join(errors)}"] if errors else []
+
+
+def effective_rows(config: WebhookConfig, site: SiteSettings) -> list[dict[str, str]]:
+    """The webhook configuration in force, one row per setting: ``setting``, ``label``, ``value`` (the secret
+    masked), ``source`` (``environment: WEBHOOK_*``, ``saved setting`` or why there is none) and ``variable`` (the
+    overriding variable, or "") (issue 25: the page showed the saved values only)."""
+    env = config.from_environment
+
+    def row(name: str, label: str, value: str, source: str = "saved setting") -> dict[str, str]:
+        variable = f"WEBHOOK_{name.upper()}" if name in env else ""
+        return {"setting": f"webhook_{name}", "label": label, "value": value,
+                "source": f"environment: {variable}" if variable else source, "variable": variable}
+
+    try:
+        platform = WebhookPlatform(config.platform).label
+    except ValueError:
+        platform = f"{config.platform} (unknown)"
+    if not needs_channel(config.platform):
+        channel = {**row("channel", "channel", NO_CHANNEL), "source": "this platform has no channel"}
+    else:
+        channel = row("channel", "channel", config.channel or "none")
+    saved_secret = site.webhook_secret
+    if "secret" in env:
+        secret = row("secret", "signing secret", MASK)
+    elif isinstance(saved_secret, Undecryptable):
+        secret = row("secret", "signing secret", MASK, "saved setting, which cannot be decrypted: nothing is sent")
+    elif saved_secret:
+        secret = row("secret", "signing secret", MASK)
+    else:
+        secret = row("secret", "signing secret", "none", "deliveries are not signed")
+    events = [name for name in EVENTS if name in config.events]
+    return [
+        row("platform", "platform", platform),
+        row("endpoint", "endpoint", config.endpoint or "none", "saved setting" if config.endpoint
+            else "no endpoint: notifications are off"),
+        channel,
+        row("botname", "bot name", config.effective_botname,
+            "saved setting" if config.botname else "default (no bot name saved)"),
+        secret,
+        row("events", "events sent", ", ".join(events) or "none",
+            "default" if site.webhook_events is None else "saved setting"),
+    ]
 
 
 class _SampleValues(dict):
@@ -176,8 +248,9 @@ class WebhookSiteSettingsAdmin(SiteSettingsAdmin):
         config = get_webhook_config()
         extra_context = {
             **(extra_context or {}),
-            "webhook_warnings": config.warnings() + config.errors(),
+            "webhook_warnings": config.warnings() + invalid_configuration_warnings(config),
             "webhook_from_environment": sorted(f"WEBHOOK_{name.upper()}" for name in config.from_environment),
+            "webhook_effective": effective_rows(config, SiteSettings.load()),
             "webhook_test_url": reverse("admin:assetsvc_sitesettings_send_test_webhook"),
             "webhook_test_events": [name for name in EVENTS if name in config.events],
         }

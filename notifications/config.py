@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
 from assetsvc.conf import app_settings
+from assetsvc.crypto import Undecryptable
 from assetsvc.models import (
     PLATFORMS_WITH_CHANNEL,
     WEBHOOK_SECRET_MAX,
@@ -44,6 +45,10 @@ PLATFORM_NAMES = {
 
 _url_validator = URLValidator(schemes=["http", "https"])
 
+SECRET_UNDECRYPTABLE = ("The saved webhook secret cannot be decrypted with FIELD_ENCRYPTION_KEY (the key it was "
+                        "written with is no longer configured): add that key back, or save the secret again "
+                        "(nothing is sent until then).")
+
 
 def needs_channel(platform: str) -> bool:
     return platform in PLATFORMS_WITH_CHANNEL
@@ -70,7 +75,8 @@ class WebhookConfig:
     events: frozenset[str] = field(default_factory=lambda: frozenset(default_event_names()))
     #: The signing secret in force ("" = unsigned). Write-only: kept out of ``repr`` and of every message.
     secret: str = field(default="", repr=False)
-    #: Problems of the ``WEBHOOK_*`` values that the site settings' validation did not see (names, never values).
+    #: Problems the site settings' validation did not see (names, never values): the ``WEBHOOK_*`` values, and a
+    #: saved secret no configured key decrypts.
     environment_errors: tuple[str, ...] = ()
 
     @property
@@ -134,8 +140,7 @@ def get_webhook_config() -> WebhookConfig:
     secret, secret_problem = effective_secret(site)
     if secret_problem:
         problems.append(secret_problem)
-        overridden.add("secret")
-    elif secret and secret != site.webhook_secret.strip():
+    if (app_settings.WEBHOOK_SECRET or "").strip():
         overridden.add("secret")
     env_events = (app_settings.WEBHOOK_EVENTS or "").strip()
     if env_events:
@@ -168,6 +173,9 @@ def effective_secret(site=None) -> tuple[str, str]:
                         "(the configuration is invalid: nothing is sent).")
         return env_secret, ""
     site = site if site is not None else get_site_settings()
+    if isinstance(site.webhook_secret, Undecryptable):
+        # Never "no secret": that would send unsigned deliveries a receiver then refuses (issue 25).
+        return "", SECRET_UNDECRYPTABLE
     return (site.webhook_secret or "").strip(), ""
 
 

@@ -209,8 +209,11 @@ def _log_failure(job: Job, result: DeliveryResult) -> None:
 
 
 def _outcome(result: DeliveryResult) -> dict[str, Any]:
+    # The reason is kept only for a configuration that forbade sending (issue 25); other details are exception
+    # texts, which stay in the server log (CVE-2026-114064).
+    reason = result.detail if result.error == "InvalidConfiguration" else ""
     return {"success": result.success, "status_code": result.status_code, "latency_ms": result.latency_ms,
-            "error": result.error[:255]}
+            "error": result.error[:255], "reason": reason}
 
 
 def _row(job: Job, **fields: Any):

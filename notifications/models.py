@@ -39,6 +39,9 @@ class WebhookDelivery(models.Model):
     #: The notification's ``delivery_id`` (API-CONTRACT.md §8a), the same on every attempt; empty for old rows.
     #: Neither the signing secret nor the signature headers are stored.
     delivery_id = models.UUIDField(null=True, blank=True, db_index=True)
+    #: Why nothing could be sent (issue 25): the configuration problems of an ``InvalidConfiguration`` row, as the
+    #: settings page lists them (names of settings and variables, never a secret or an exception text).
+    reason = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -199,3 +199,15 @@ def test_admin_secret_is_a_password_field_never_filled(admin_client, admin_user)
     assert admin_client.post(url, {**data, "clear_webhook_secret": "on"}).status_code == 302
     site.refresh_from_db()
     assert site.webhook_secret == ""
+
+
+@pytest.mark.parametrize("timestamp", ["9" * 400, "9" * 5000, "1" + "0" * 20, "١٢٣"])
+def test_documented_verify_refuses_absurd_timestamps(timestamp):
+    # Issue 25 item 14: an absurd timestamp is refused, never an OverflowError or a ValueError.
+    headers = {"X-Webhook-Timestamp": timestamp, "X-Webhook-Signature": "sha256=00"}
+    assert verify(SECRET, headers, b"{}") is False
+
+
+def test_documented_verify_refuses_a_non_ascii_signature():
+    headers = {"X-Webhook-Timestamp": str(int(time.time())), "X-Webhook-Signature": "sha256=\xe9"}
+    assert verify(SECRET, headers, b"{}") is False

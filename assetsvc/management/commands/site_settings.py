@@ -1,23 +1,31 @@
 """``manage.py site_settings show`` / ``site_settings set KEY VALUE``: validated like the admin form.
 
 ``webhook_secret`` is write-only (shown ``********`` when saved), ``webhook_events`` is shown as the effective list
-(registry order, no spaces), and the channel of the kinds without one is shown ``#NA`` (API-CONTRACT.md §8a).
+(registry order, no spaces), and the channel of the kinds without one is shown ``#NA`` (API-CONTRACT.md §8a). A
+webhook setting a non-empty ``WEBHOOK_*`` variable overrides is shown as in force, with the variable and the saved
+value (issue 25).
 """
 
 from __future__ import annotations
+
+import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import models
 
 from assetsvc.api.inputs import parse_flag
+from assetsvc.crypto import Undecryptable
 from assetsvc.forms import SiteSettingsForm
 from assetsvc.models import (
     PLATFORMS_WITH_CHANNEL,
+    WEBHOOK_SECRET_MAX,
     WEBHOOK_SECRET_MIN,
     WEBHOOK_SECRET_TOO_SHORT,
     SiteSettings,
+    WebhookPlatform,
     parse_webhook_events,
 )
+from assetsvc.site import WEBHOOK_VARIABLES, webhook_overrides
 
 MASK = "********"
 #: The channel shown for the kinds that have none.
@@ -28,18 +36,47 @@ def editable_fields() -> list[models.Field]:
     return [f for f in SiteSettings._meta.concrete_fields if f.editable and f.name not in {"id", "updated_at"}]
 
 
-def shown(settings_obj: SiteSettings, field: models.Field) -> str:
-    """A setting as printed: booleans as true/false, the secret masked, the events and channel as in force."""
+def shown(settings_obj: SiteSettings, field: models.Field, overrides: dict[str, str] | None = None) -> str:
+    """A setting as printed: booleans as true/false, the secret masked, the events and channel as in force.
+
+    With ``overrides`` (:func:`assetsvc.site.webhook_overrides`), a webhook setting a ``WEBHOOK_*`` variable
+    overrides is printed as in force, with its source and the saved value: ``webhook_endpoint = https://...
+    (from WEBHOOK_ENDPOINT; saved: "")`` (issue 25)."""
+    if overrides and field.name in overrides:
+        saved = json.dumps(shown(settings_obj, field), ensure_ascii=False)
+        return f"{in_force(settings_obj, field.name, overrides)} (from {WEBHOOK_VARIABLES[field.name]}; saved: {saved})"
     value = getattr(settings_obj, field.attname)
     if field.name == "webhook_secret":
+        if isinstance(value, Undecryptable):
+            return f"{MASK} (cannot be decrypted with FIELD_ENCRYPTION_KEY: add its key back or set it again)"
         return MASK if value else ""
     if field.name == "webhook_events":
         return ",".join(parse_webhook_events(value))
-    if field.name == "webhook_channel" and settings_obj.webhook_platform not in PLATFORMS_WITH_CHANNEL:
+    platform = (overrides or {}).get("webhook_platform", settings_obj.webhook_platform)
+    if field.name == "webhook_channel" and platform not in PLATFORMS_WITH_CHANNEL:
         return NO_CHANNEL
     if isinstance(value, bool):
         return "true" if value else "false"
     return "" if value is None else str(value)
+
+
+def in_force(settings_obj: SiteSettings, name: str, overrides: dict[str, str]) -> str:
+    """The value of an overridden webhook setting as in force (masked for the secret; the problem of an invalid one)."""
+    value = overrides[name]
+    platform = overrides.get("webhook_platform", settings_obj.webhook_platform)
+    if name == "webhook_secret":
+        valid = WEBHOOK_SECRET_MIN <= len(value) <= WEBHOOK_SECRET_MAX
+        return MASK if valid else f"{MASK} (invalid: {WEBHOOK_SECRET_MIN} to {WEBHOOK_SECRET_MAX} characters needed)"
+    if name == "webhook_events":
+        try:
+            return ",".join(parse_webhook_events(value))
+        except ValueError as exc:
+            return f"{value} (invalid: {exc})"
+    if name == "webhook_channel" and platform not in PLATFORMS_WITH_CHANNEL:
+        return NO_CHANNEL
+    if name == "webhook_platform" and value not in WebhookPlatform.values:
+        return f"{value} (invalid: use one of {', '.join(WebhookPlatform.values)})"
+    return value
 
 
 class Command(BaseCommand):
@@ -54,9 +91,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         settings_obj = SiteSettings.load()
+        overrides = webhook_overrides()
         if options["action"] == "show":
             for field in editable_fields():
-                self.stdout.write(f"{field.name} = {shown(settings_obj, field)}")
+                self.stdout.write(f"{field.name} = {shown(settings_obj, field, overrides)}")
             return
         key, raw = options["key"], options["value"]
         fields = {f.name: f for f in editable_fields()}
@@ -86,10 +124,16 @@ class Command(BaseCommand):
             data[key] = raw.strip()
         # Checkboxes: the form treats a missing or False value as unchecked.
         data = {k: v for k, v in data.items() if v is not False}
+        stored_secret = settings_obj.webhook_secret  # an unreadable one is written back as it is stored
         form = SiteSettingsForm(data=data, instance=settings_obj)
         if not form.is_valid():
             problems = "; ".join(f"{name}: {' '.join(errs)}" for name, errs in form.errors.items())
             raise CommandError(f"Invalid value: {problems}")
         form.instance.webhook_events = events  # the form would read "" (no event) as None (the default list)
+        if key != "webhook_secret":
+            form.instance.webhook_secret = stored_secret
         form.save()
-        self.stdout.write(f"{key} = {shown(form.instance, field)}")
+        line = f"{key} = {shown(form.instance, field)}"
+        if key in overrides:
+            line += f" (saved; {WEBHOOK_VARIABLES[key]} overrides it: {in_force(form.instance, key, overrides)})"
+        self.stdout.write(line)
