@@ -6,7 +6,9 @@ Import is three steps: upload (a form: the file, "update existing") → preview 
 line and column, the first rows' outcomes) → confirm (the import itself). The uploaded file is kept server-side in
 ``CSV_IMPORT_DIR`` (the system temporary directory by default) under a random name; the preview page carries only a
 signed token naming it, the user and the options (valid for an hour, for that user only), so the confirmation never
-re-uploads and no one can point the import at another file. The file is deleted once imported.
+re-uploads and no one can point the import at another file. The file is deleted once imported; it is created with
+mode 0600 (the service's user only), and files whose preview token has expired are deleted on the next upload or
+confirmation (:func:`sweep_expired_uploads`, issue 25).
 
 Rights: importing needs the add permission (and the change permission with "update existing"); exporting needs the
 view permission. The acting user decides company separation as in the API: a user limited to a company imports
@@ -17,8 +19,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import secrets
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +51,10 @@ SIGNING_SALT = "inventory.admin_csv.import"
 IMPORT_SOURCE = "importer"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-__all__ = ["CsvImportExportMixin", "import_dir"]
+__all__ = ["CsvImportExportMixin", "import_dir", "sweep_expired_uploads"]
+
+#: The names this module gives kept uploads (the directory may hold other files: those are never deleted).
+_KEPT_NAME = re.compile(r"^[0-9a-f]{32}\.csv$")
 
 
 def import_dir() -> Path:
@@ -55,6 +62,34 @@ def import_dir() -> Path:
     directory = Path(getattr(settings, "CSV_IMPORT_DIR", "") or Path(tempfile.gettempdir()) / "assetsvc-imports")
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return directory
+
+
+def _keep_upload(upload: Any) -> Path:
+    """Write an upload to a new file of :func:`import_dir` that only the service's user may read (0600, whatever
+    the umask; never through an existing file or link of that name)."""
+    target = import_dir() / f"{secrets.token_hex(16)}.csv"
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(descriptor, "wb") as kept:
+        for chunk in upload.chunks():
+            kept.write(chunk)
+    return target
+
+
+def sweep_expired_uploads(now: float | None = None) -> int:
+    """Delete the kept uploads whose preview token has expired (their file, touched when the token is signed, is
+    older than ``TOKEN_AGE``): previews never confirmed. Returns how many were deleted."""
+    limit = (time.time() if now is None else now) - TOKEN_AGE
+    deleted = 0
+    for kept in import_dir().iterdir():
+        if not _KEPT_NAME.match(kept.name):
+            continue
+        try:
+            if kept.stat().st_mtime < limit:
+                kept.unlink()
+                deleted += 1
+        except FileNotFoundError:  # confirmed or swept meanwhile by another request
+            continue
+    return deleted
 
 
 class CsvUploadForm(forms.Form):
@@ -126,11 +161,9 @@ class CsvImportExportMixin:
         if request.method == "POST" and form.is_valid():
             update = form.cleaned_data["update"]
             self._check_rights(request, update=update)
-            name = f"{secrets.token_hex(16)}.csv"
-            target = import_dir() / name
-            with open(target, "wb") as kept:
-                for chunk in form.cleaned_data["file"].chunks():
-                    kept.write(chunk)
+            sweep_expired_uploads()
+            target = _keep_upload(form.cleaned_data["file"])
+            name = target.name
             try:
                 with open(target, "rb") as stream:
                     result = self._run(request, stream, update=update, dry_run=True)
@@ -138,6 +171,7 @@ class CsvImportExportMixin:
                 target.unlink(missing_ok=True)
                 form.add_error("file", str(exc))
             else:
+                os.utime(target)  # the file's age is its token's: sweep_expired_uploads deletes it when that expires
                 token = signing.dumps({"file": name, "user": request.user.pk, "kind": self.csv_kind,
                                        "update": update}, salt=SIGNING_SALT)
                 return TemplateResponse(request, "admin/inventory/import/preview.html", self._context(
@@ -153,6 +187,7 @@ class CsvImportExportMixin:
         """Import the file the signed token names (POST only), then back to the list with the summary."""
         if request.method != "POST":
             return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import')}"))
+        sweep_expired_uploads()
         try:
             data = signing.loads(request.POST.get("token", ""), salt=SIGNING_SALT, max_age=TOKEN_AGE)
         except signing.BadSignature:
