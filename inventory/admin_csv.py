@@ -10,6 +10,10 @@ re-uploads and no one can point the import at another file. The file is deleted 
 mode 0600 (the service's user only), and files whose preview token has expired are deleted on the next upload or
 confirmation (:func:`sweep_expired_uploads`, issue 25).
 
+Previews are rate-limited per user (``CSV_IMPORT_PREVIEW_RATE``) and logged (logger ``inventory.admin_csv``: who,
+which kind, the file's size and the dry run's summary): a preview writes nothing, so without them repeated previews
+would be an unrecorded way to probe the database (issue 25).
+
 Rights: importing needs the add permission (and the change permission with "update existing"); exporting needs the
 view permission. The acting user decides company separation as in the API: a user limited to a company imports
 into it and exports only its items.
@@ -18,6 +22,7 @@ into it and exports only its items.
 from __future__ import annotations
 
 import io
+import logging
 import os
 import re
 import secrets
@@ -35,6 +40,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django_ratelimit.core import is_ratelimited
 
 from assetsvc.request_meta import current_request_meta, reset_request_meta, set_request_meta
 from inventory.csv_columns import COLUMNS, MAX_FIELD_SIZE, CsvFileError
@@ -52,6 +58,11 @@ IMPORT_SOURCE = "importer"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 __all__ = ["CsvImportExportMixin", "import_dir", "sweep_expired_uploads"]
+
+logger = logging.getLogger("inventory.admin_csv")
+#: The rate limit's counter (django-ratelimit group) of import previews, counted per user.
+PREVIEW_RATE_GROUP = "inventory.admin_csv.preview"
+PREVIEW_LIMITED = "Too many import previews; try again later."
 
 #: The names this module gives kept uploads (the directory may hold other files: those are never deleted).
 _KEPT_NAME = re.compile(r"^[0-9a-f]{32}\.csv$")
@@ -154,6 +165,17 @@ class CsvImportExportMixin:
         finally:
             reset_request_meta(token)
 
+    def _preview_limited(self, request: HttpRequest) -> bool:
+        """Count this preview against the user's ``CSV_IMPORT_PREVIEW_RATE``; True (logged) when over it."""
+        rate = getattr(settings, "CSV_IMPORT_PREVIEW_RATE", "")
+        if not rate:
+            return False
+        if not is_ratelimited(request, group=PREVIEW_RATE_GROUP, key="user", rate=rate, increment=True):
+            return False
+        logger.warning("CSV import preview refused by the rate limit (%s) for %s (user %s): kind %s", rate,
+                       request.user.get_username(), request.user.pk, self.csv_kind)
+        return True
+
     def csv_import_view(self, request: HttpRequest):
         """Upload (GET, or a POST with errors) and preview (a valid POST: the dry run of the kept file)."""
         self._check_rights(request, update=False)
@@ -161,6 +183,10 @@ class CsvImportExportMixin:
         if request.method == "POST" and form.is_valid():
             update = form.cleaned_data["update"]
             self._check_rights(request, update=update)
+            if self._preview_limited(request):
+                form.add_error(None, PREVIEW_LIMITED)
+                return TemplateResponse(request, "admin/inventory/import/upload.html", self._context(
+                    request, form=form, max_cell=MAX_FIELD_SIZE), status=429)
             sweep_expired_uploads()
             target = _keep_upload(form.cleaned_data["file"])
             name = target.name
@@ -171,6 +197,9 @@ class CsvImportExportMixin:
                 target.unlink(missing_ok=True)
                 form.add_error("file", str(exc))
             else:
+                logger.info("CSV import preview by %s (user %s): kind %s, %s bytes, update %s: %s",
+                            request.user.get_username(), request.user.pk, self.csv_kind,
+                            form.cleaned_data["file"].size, "yes" if update else "no", result.summary())
                 os.utime(target)  # the file's age is its token's: sweep_expired_uploads deletes it when that expires
                 token = signing.dumps({"file": name, "user": request.user.pk, "kind": self.csv_kind,
                                        "update": update}, salt=SIGNING_SALT)
