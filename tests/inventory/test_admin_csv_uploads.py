@@ -91,3 +91,19 @@ def test_an_expired_preview_file_is_deleted_on_a_confirmation(admin_client):
     assert response.status_code == 302
     assert kept_files() == set()  # the confirmed file after its import, the expired one by the sweep
     assert list(Asset.objects.values_list("asset_tag", flat=True)) == ["U-1"]
+
+
+def test_the_prune_command_deletes_expired_uploads(admin_client):
+    from django.core.management import call_command
+
+    admin_client.post(IMPORT_URL, {"file": upload("U-1")})
+    admin_client.post(IMPORT_URL, {"file": upload("U-2")})
+    stale, fresh = sorted(kept_files())
+    expired = time.time() - TOKEN_AGE - 5
+    os.utime(import_dir() / stale, (expired, expired))
+    out = io.StringIO()
+
+    call_command("prune_csv_uploads", stdout=out)
+
+    assert out.getvalue().strip() == "Deleted 1 expired import uploads."
+    assert kept_files() == {fresh}
