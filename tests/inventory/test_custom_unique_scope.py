@@ -271,3 +271,23 @@ def test_concurrent_writes_in_one_company_with_separation_on_exactly_one_wins(fi
     assert sorted(outcomes[:6]) == ["error"] * 5 + ["success"]
     assert outcomes[6:] == ["success", "success"]  # one per other company
     assert AssetFieldValue.objects.filter(field=fields["imei"]).count() == 3
+
+
+def test_the_admin_form_follows_the_company_rule(fmcs_on, superuser, fields, model, held, company, other_company,
+                                                 client):
+    from tests.ops.test_admin_services import form_data, url
+
+    client.force_login(superuser)
+    column = col(fields["imei"])
+    theirs, mine = (AssetFactory(model=model, company=other_company, asset_tag="B-1"),
+                    AssetFactory(model=model, company=company, asset_tag="A-2"))
+    page = url(Asset, "change", theirs.pk)
+    response = client.post(page, form_data(client, page, **{column: IMEI}))
+    assert response.status_code == 302  # another company: accepted
+    assert values_of("B-1", fields["imei"]) == IMEI
+
+    page = url(Asset, "change", mine.pk)
+    response = client.post(page, form_data(client, page, **{column: f" {IMEI} "}))
+    assert response.status_code == 200  # the same company: the form's error, nothing written
+    assert response.context["adminform"].form.errors[column] == ["The IMEI must be unique."]
+    assert values_of("A-2", fields["imei"]) is None
