@@ -7,6 +7,7 @@ fail fast when something production needs is missing (no secret key without DEBU
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -309,6 +310,10 @@ RATELIMIT_USE_CACHE = "default"
 # Where the admin's CSV import keeps an uploaded file between its preview and its confirmation (issue 14;
 # docs/import-export.md): empty = the system temporary directory. Several hosts behind one admin need a shared one.
 CSV_IMPORT_DIR = os.environ.get("CSV_IMPORT_DIR", "")
+# Import previews (dry runs) a user may start, django-ratelimit's "N/s|m|h|d"; empty = no limit (issue 25).
+CSV_IMPORT_PREVIEW_RATE = os.environ.get("CSV_IMPORT_PREVIEW_RATE", "30/h").strip()
+if CSV_IMPORT_PREVIEW_RATE and not re.fullmatch(r"[0-9]+/[0-9]*[smhd]", CSV_IMPORT_PREVIEW_RATE):
+    raise ImproperlyConfigured("CSV_IMPORT_PREVIEW_RATE must look like 30/h (or be empty for no limit)")
 # DOT's swappable models, named explicitly so our foreign keys to them resolve in migrations.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"

@@ -6,7 +6,13 @@ Import is three steps: upload (a form: the file, "update existing") → preview 
 line and column, the first rows' outcomes) → confirm (the import itself). The uploaded file is kept server-side in
 ``CSV_IMPORT_DIR`` (the system temporary directory by default) under a random name; the preview page carries only a
 signed token naming it, the user and the options (valid for an hour, for that user only), so the confirmation never
-re-uploads and no one can point the import at another file. The file is deleted once imported.
+re-uploads and no one can point the import at another file. The file is deleted once imported; it is created with
+mode 0600 (the service's user only), and files whose preview token has expired are deleted on the next upload or
+confirmation (:func:`sweep_expired_uploads`, issue 25).
+
+Previews are rate-limited per user (``CSV_IMPORT_PREVIEW_RATE``) and logged (logger ``inventory.admin_csv``: who,
+which kind, the file's size and the dry run's summary): a preview writes nothing, so without them repeated previews
+would be an unrecorded way to probe the database (issue 25).
 
 Rights: importing needs the add permission (and the change permission with "update existing"); exporting needs the
 view permission. The acting user decides company separation as in the API: a user limited to a company imports
@@ -16,9 +22,12 @@ into it and exports only its items.
 from __future__ import annotations
 
 import io
+import logging
 import os
+import re
 import secrets
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +40,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django_ratelimit.core import is_ratelimited
 
 from assetsvc.request_meta import current_request_meta, reset_request_meta, set_request_meta
 from inventory.csv_columns import COLUMNS, MAX_FIELD_SIZE, CsvFileError
@@ -47,7 +57,15 @@ SIGNING_SALT = "inventory.admin_csv.import"
 IMPORT_SOURCE = "importer"
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-__all__ = ["CsvImportExportMixin", "import_dir"]
+__all__ = ["CsvImportExportMixin", "import_dir", "sweep_expired_uploads"]
+
+logger = logging.getLogger("inventory.admin_csv")
+#: The rate limit's counter (django-ratelimit group) of import previews, counted per user.
+PREVIEW_RATE_GROUP = "inventory.admin_csv.preview"
+PREVIEW_LIMITED = "Too many import previews; try again later."
+
+#: The names this module gives kept uploads (the directory may hold other files: those are never deleted).
+_KEPT_NAME = re.compile(r"^[0-9a-f]{32}\.csv$")
 
 
 def import_dir() -> Path:
@@ -55,6 +73,34 @@ def import_dir() -> Path:
     directory = Path(getattr(settings, "CSV_IMPORT_DIR", "") or Path(tempfile.gettempdir()) / "assetsvc-imports")
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return directory
+
+
+def _keep_upload(upload: Any) -> Path:
+    """Write an upload to a new file of :func:`import_dir` that only the service's user may read (0600, whatever
+    the umask; never through an existing file or link of that name)."""
+    target = import_dir() / f"{secrets.token_hex(16)}.csv"
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(descriptor, "wb") as kept:
+        for chunk in upload.chunks():
+            kept.write(chunk)
+    return target
+
+
+def sweep_expired_uploads(now: float | None = None) -> int:
+    """Delete the kept uploads whose preview token has expired (their file, touched when the token is signed, is
+    older than ``TOKEN_AGE``): previews never confirmed. Returns how many were deleted."""
+    limit = (time.time() if now is None else now) - TOKEN_AGE
+    deleted = 0
+    for kept in import_dir().iterdir():
+        if not _KEPT_NAME.match(kept.name):
+            continue
+        try:
+            if kept.stat().st_mtime < limit:
+                kept.unlink()
+                deleted += 1
+        except FileNotFoundError:  # confirmed or swept meanwhile by another request
+            continue
+    return deleted
 
 
 class CsvUploadForm(forms.Form):
@@ -119,6 +165,17 @@ class CsvImportExportMixin:
         finally:
             reset_request_meta(token)
 
+    def _preview_limited(self, request: HttpRequest) -> bool:
+        """Count this preview against the user's ``CSV_IMPORT_PREVIEW_RATE``; True (logged) when over it."""
+        rate = getattr(settings, "CSV_IMPORT_PREVIEW_RATE", "")
+        if not rate:
+            return False
+        if not is_ratelimited(request, group=PREVIEW_RATE_GROUP, key="user", rate=rate, increment=True):
+            return False
+        logger.warning("CSV import preview refused by the rate limit (%s) for %s (user %s): kind %s", rate,
+                       request.user.get_username(), request.user.pk, self.csv_kind)
+        return True
+
     def csv_import_view(self, request: HttpRequest):
         """Upload (GET, or a POST with errors) and preview (a valid POST: the dry run of the kept file)."""
         self._check_rights(request, update=False)
@@ -126,11 +183,13 @@ class CsvImportExportMixin:
         if request.method == "POST" and form.is_valid():
             update = form.cleaned_data["update"]
             self._check_rights(request, update=update)
-            name = f"{secrets.token_hex(16)}.csv"
-            target = import_dir() / name
-            with open(target, "wb") as kept:
-                for chunk in form.cleaned_data["file"].chunks():
-                    kept.write(chunk)
+            if self._preview_limited(request):
+                form.add_error(None, PREVIEW_LIMITED)
+                return TemplateResponse(request, "admin/inventory/import/upload.html", self._context(
+                    request, form=form, max_cell=MAX_FIELD_SIZE), status=429)
+            sweep_expired_uploads()
+            target = _keep_upload(form.cleaned_data["file"])
+            name = target.name
             try:
                 with open(target, "rb") as stream:
                     result = self._run(request, stream, update=update, dry_run=True)
@@ -138,6 +197,10 @@ class CsvImportExportMixin:
                 target.unlink(missing_ok=True)
                 form.add_error("file", str(exc))
             else:
+                logger.info("CSV import preview by %s (user %s): kind %s, %s bytes, update %s: %s",
+                            request.user.get_username(), request.user.pk, self.csv_kind,
+                            form.cleaned_data["file"].size, "yes" if update else "no", result.summary())
+                os.utime(target)  # the file's age is its token's: sweep_expired_uploads deletes it when that expires
                 token = signing.dumps({"file": name, "user": request.user.pk, "kind": self.csv_kind,
                                        "update": update}, salt=SIGNING_SALT)
                 return TemplateResponse(request, "admin/inventory/import/preview.html", self._context(
@@ -153,6 +216,7 @@ class CsvImportExportMixin:
         """Import the file the signed token names (POST only), then back to the list with the summary."""
         if request.method != "POST":
             return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import')}"))
+        sweep_expired_uploads()
         try:
             data = signing.loads(request.POST.get("token", ""), salt=SIGNING_SALT, max_age=TOKEN_AGE)
         except signing.BadSignature:

@@ -2,8 +2,9 @@
 (``inventory.csv_export``), so that an export imports back unchanged (issue 14). The headers are Snipe-IT's importer
 names (its ``app/Livewire/Importer.php`` field map and aliases); docs/import-export.md lists them.
 
-Also here: reading a CSV file into numbered rows, and the progress reporter of the long commands (a bar on a
-terminal, plain lines in logs).
+Also here: reading a CSV file into numbered rows, the quote that keeps spreadsheets from running a text cell as a
+formula (:func:`quote_formula`, :func:`unquote_formula`; issue 25), and the progress reporter of the long commands (a
+bar on a terminal, plain lines in logs).
 """
 
 from __future__ import annotations
@@ -102,6 +103,23 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
 }
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def quote_formula(text: str) -> str:
+    """A CSV text cell with one ``'`` before it when a spreadsheet would run it as a formula (its first character,
+    after any ``'`` already there, is one of :data:`FORMULA_START`), else as it is. Quoting text that already starts
+    with ``'`` and a trigger keeps the round trip lossless: :func:`unquote_formula` takes exactly one ``'`` off."""
+    return "'" + text if text.lstrip("'").startswith(FORMULA_START) else text
+
+
+def unquote_formula(text: str) -> str:
+    """A CSV cell as read: the one ``'`` that :func:`quote_formula` put before a formula-like text taken off; any
+    other cell (``'quoted text``, ``-12.50``) as it is."""
+    return text[1:] if text.startswith("'") and text[1:].lstrip("'").startswith(FORMULA_START) else text
+
+
 def header_of(kind: str, key: str) -> str:
     """The exported header of ``key`` (what error messages name)."""
     for column in COLUMNS[kind]:
@@ -132,13 +150,14 @@ def _normalise(text: str) -> str:
 def read_csv(kind: str, stream: IO[str] | IO[bytes], *, extra: Mapping[str, str] | None = None) -> CsvRows:
     """Read the whole file: map its headers to ``kind``'s columns; number rows by the file line they start on (the
     header is line 1). A row with more cells than headers is a bad line; blank rows are skipped. ``extra``: more
-    headers (any case) → key, read after the kind's own (the asset importer's custom fields)."""
+    headers (any case) → key, read after the kind's own (the asset importer's custom fields). Every cell and header
+    is read through :func:`unquote_formula`, so an export imports back unchanged."""
     if isinstance(stream, io.BufferedIOBase | io.RawIOBase) or "b" in getattr(stream, "mode", ""):
         stream = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
     csv.field_size_limit(MAX_FIELD_SIZE)
     reader = csv.reader(stream)
     try:
-        header = next(reader)
+        header = [unquote_formula(name) for name in next(reader)]
     except StopIteration:
         raise CsvFileError("The file is empty: a header row is required.") from None
     except (csv.Error, UnicodeDecodeError) as exc:
@@ -173,7 +192,7 @@ def read_csv(kind: str, stream: IO[str] | IO[bytes], *, extra: Mapping[str, str]
             if len(cells) > len(header):
                 result.bad_lines.append((start, f"{len(cells)} values for {len(header)} columns."))
                 continue
-            result.rows.append((start, {key: cells[index] if index < len(cells) else ""
+            result.rows.append((start, {key: unquote_formula(cells[index]) if index < len(cells) else ""
                                         for key, index in positions.items()}))
     except (csv.Error, UnicodeDecodeError) as exc:
         raise CsvFileError(f"line {line}: the file is not readable CSV in UTF-8 ({exc}).") from None

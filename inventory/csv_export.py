@@ -10,6 +10,12 @@ Assets also get one column per custom field that is in a fieldset (header: the f
 ``db_column_name`` where the importer would read the name as another column): the plaintext of the fields of the
 asset's model's fieldset, empty for the others. An encrypted value shows as ``ENCRYPTED`` unless the exporting user
 holds ``assets.view.encrypted_custom_fields`` (none without a user). Values are read one query per chunk of rows.
+
+Formula injection (issue 25): in CSV, a text cell (and a header) that a spreadsheet would run as a formula gets one
+``'`` before it (``csv_columns.quote_formula``; the importer takes it off again); numbers, dates and booleans are
+never quoted, so ``-12.50`` in a cost column stays a number. XLSX cells are written as strings (``t="inlineStr"``,
+with Excel's quote prefix on formula-like ones), never as formulas: openpyxl would otherwise store any text starting
+with ``=`` as a live formula.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from django.db import models
 from accounts.permissions import has_access
 from assetsvc.progress import Progress
 from inventory import custom_values
-from inventory.csv_columns import COLUMNS
+from inventory.csv_columns import COLUMNS, FORMULA_START, quote_formula
 from inventory.models import Accessory, Asset, Component, Consumable, CustomField, CustomFieldsetField, License
 
 if TYPE_CHECKING:
@@ -81,6 +87,12 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def _quoted_cell(value: Any) -> str:
+    """A CSV cell: text quoted against formulas, other values (numbers, dates, booleans) as :func:`_cell` writes
+    them."""
+    return quote_formula(value) if isinstance(value, str) else _cell(value)
+
+
 def _normalised(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -102,22 +114,25 @@ def custom_columns(kind: str = "asset") -> list[tuple[CustomField, str]]:
 
 
 def export_rows(kind: str, queryset: models.QuerySet, *, chunk_size: int = 2000,
-                user: User | None = None) -> Iterator[list[str]]:
-    """The header, then one list of cells per item (read in chunks by the database cursor)."""
+                user: User | None = None, quote: bool = False) -> Iterator[list[str]]:
+    """The header, then one list of cells per item (read in chunks by the database cursor). ``quote``: text cells
+    and headers as CSV writes them (module docstring)."""
     columns = COLUMNS[kind]
     paths = _ASSET_PATHS if kind == "asset" else _STOCK_PATHS
     headers = [column.header for column in columns]
     values = queryset.values_list(*(paths[column.key] for column in columns))
+    cell = _quoted_cell if quote else _cell
+    text = quote_formula if quote else str
     if kind != "asset":
         yield headers
         for row in values.iterator(chunk_size=chunk_size):
-            yield [_cell(value) for value in row]
+            yield [cell(value) for value in row]
         return
     custom = custom_columns(kind)
-    yield headers + [header for _, header in custom]
+    yield headers + [text(header) for _, header in custom]
     if not custom:
         for row in values.iterator(chunk_size=chunk_size):
-            yield [_cell(value) for value in row]
+            yield [cell(value) for value in row]
         return
     may_read = has_access(user, custom_values.ENCRYPTED_PERMISSION)
     carried = {pk: {slot.field.pk for slot in slots} for pk, slots in custom_values.fieldset_slots(
@@ -128,9 +143,26 @@ def export_rows(kind: str, queryset: models.QuerySet, *, chunk_size: int = 2000,
         stored = custom_values.values_of(row[-2] for row in chunk)
         for *cells, pk, fieldset_id in chunk:
             own, fields = stored.get(pk, {}), carried.get(fieldset_id, set())
-            yield [_cell(value) for value in cells] + [
-                custom_values.shown(field_, own.get(field_.pk), may_read) if field_.pk in fields else ""
+            yield [cell(value) for value in cells] + [
+                text(custom_values.shown(field_, own.get(field_.pk), may_read)) if field_.pk in fields else ""
                 for field_, _ in custom]
+
+
+def _xlsx_row(sheet: Any, row: list[str]) -> list[Any]:
+    """A row of XLSX cells: formula-like text as explicit string cells with Excel's quote prefix (so editing the
+    cell does not turn it into a formula either), other text as it is (openpyxl stores it as a string)."""
+    from openpyxl.cell import WriteOnlyCell
+
+    cells: list[Any] = []
+    for value in row:
+        if value.startswith(FORMULA_START):
+            cell = WriteOnlyCell(sheet, value=value)
+            cell.data_type = "s"
+            cell.quotePrefix = True
+            cells.append(cell)
+        else:
+            cells.append(value)
+    return cells
 
 
 def write_export(kind: str, queryset: models.QuerySet, output: IO[Any], *, fmt: str = "csv",
@@ -140,7 +172,7 @@ def write_export(kind: str, queryset: models.QuerySet, output: IO[Any], *, fmt: 
     count = 0
     if fmt == "csv":
         writer = csv.writer(output)
-        for row in export_rows(kind, queryset, user=user):
+        for row in export_rows(kind, queryset, user=user, quote=True):
             writer.writerow(row)
             count += 1
             if progress is not None and count > 1:
@@ -151,7 +183,7 @@ def write_export(kind: str, queryset: models.QuerySet, output: IO[Any], *, fmt: 
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title=kind)
     for row in export_rows(kind, queryset, user=user):
-        sheet.append(row)  # every cell as text: "00123" stays a tag, not the number 123
+        sheet.append(_xlsx_row(sheet, row))  # every cell as text: "00123" stays a tag, "=1+1" is no formula
         count += 1
         if progress is not None and count > 1:
             progress.advance()

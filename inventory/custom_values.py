@@ -4,13 +4,20 @@ An asset carries exactly the fields of its model's fieldset (:class:`Slot`, in t
 are read by :func:`read_input` against those fields (the new model's when the write changes it): the ``_snipeit_*``
 keys at the top level, which refuse the write when wrong, and the nested ``custom_fields`` object, whose wrong
 entries are skipped and reported in the success text. :func:`write_values` stores them inside the asset's locked
-transaction; the database's partial unique constraint on ``unique_key`` decides between two concurrent writes of one
-unique value. Reads build ``custom_fields`` with :func:`custom_fields_record` from values loaded a page at a time
-(:func:`values_of`, :func:`fieldset_slots`).
+transaction; the database's partial unique constraint on ``(field, unique_scope, unique_key)`` decides between two
+concurrent writes of one unique value. Reads build ``custom_fields`` with :func:`custom_fields_record` from values
+loaded a page at a time (:func:`values_of`, :func:`fieldset_slots`).
 
 Values are text: strings trimmed, numbers as their JSON text, booleans as ``"1"``/``"0"``; ``null`` or ``""`` clears.
 Values of encrypted fields are stored as tokens of :mod:`inventory.field_crypto`; the plaintext never reaches the
 action log (``ENCRYPTED`` stands for it there).
+
+Unique values and companies (issue 25; docs/decisions.md): with company separation on, a unique field's value is
+unique among the live assets of the asset's company (``unique_scope``: the company id, 0 for assets without one), so a
+write in one company never learns which values another holds; the check runs in :func:`write_values`, where the
+asset's company is known, and the constraint decides a race. With separation off the value is unique among all live
+assets: :func:`read_input` reports a taken value with the write's other errors, and :func:`write_values` checks again
+across companies under a lock of the field's row (the constraint alone is per company).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
+from assetsvc.site import get_site_settings
 from inventory.choices import FieldElement
 from inventory.custom_field_services import compile_format_regex
 from inventory.field_crypto import MASK, decrypt, encrypt, unique_digest
@@ -363,8 +371,16 @@ def read_input(
     return result
 
 
+def _separated() -> bool:
+    return get_site_settings().full_multiple_companies_support
+
+
 def _check_unique(result: CustomInput, asset_pk: int | None) -> None:
-    """Unique values another live asset holds (the check before saving; the database repeats it for a race)."""
+    """Unique values another live asset holds (the check before saving; :func:`write_values` repeats it). Only with
+    separation off: with it on, the value is unique within the asset's company, which the write's service knows
+    (a check here across companies would tell the caller what another company holds)."""
+    if _separated():
+        return
     wanted = {unique_digest(text, encrypted=field_.field_encrypted): field_
               for field_, text in result.values.values() if field_.is_unique and text is not None
               and field_.db_column_name not in result.errors}
@@ -381,6 +397,40 @@ def _check_unique(result: CustomInput, asset_pk: int | None) -> None:
 
 def unique_taken(field_: CustomField) -> str:
     return f"The {field_.name} must be unique."
+
+
+def unique_scope(asset: Any) -> int:
+    """The group of assets a unique value is unique in while separation is on: the asset's company (0: none)."""
+    return asset.company_id or 0
+
+
+def _lock_fields(field_ids: Iterable[int]) -> None:
+    """With separation off, writers of one unique field's values are serialised by a lock of the field's row (in id
+    order), as the database constraint is per company only."""
+    ids = sorted(set(field_ids))
+    if ids and not _separated():
+        list(CustomField.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
+
+
+def _held_elsewhere(field_id: int, key: str, asset_pk: int, scope: int) -> bool:
+    """Whether another live asset holds the value (``key``): in the same company with separation on, anywhere with it
+    off (the caller locked the field: :func:`_lock_fields`)."""
+    taken = AssetFieldValue.objects.filter(field_id=field_id, unique_key=key).exclude(asset_id=asset_pk)
+    if _separated():
+        taken = taken.filter(unique_scope=scope)
+    return taken.exists()
+
+
+def _save_unique(row: AssetFieldValue, asset_pk: int, **kwargs: Any) -> bool:
+    """Save a row carrying a unique key; False (nothing saved) when another asset holds the value."""
+    if _held_elsewhere(row.field_id, row.unique_key, asset_pk, row.unique_scope):
+        return False
+    try:
+        with transaction.atomic():
+            row.save(**kwargs)
+    except IntegrityError:
+        return False
+    return True
 
 
 # --- storing --------------------------------------------------------------------------------------------------------
@@ -409,6 +459,8 @@ def write_values(asset: Any, custom: CustomInput, *, rows: dict[int, AssetFieldV
         return {}
     rows = stored_rows(asset.pk) if rows is None else rows
     live = asset.deleted_at is None
+    if live:
+        _lock_fields(field_.pk for field_, text in custom.values.values() if field_.is_unique and text is not None)
     changes: dict[str, dict] = {}
     for field_, text in custom.values.values():
         row = rows.get(field_.pk)
@@ -424,15 +476,30 @@ def write_values(asset: Any, custom: CustomInput, *, rows: dict[int, AssetFieldV
             row = AssetFieldValue(asset_id=asset.pk, field=field_)
         row.value = encrypt(text) if field_.field_encrypted else text
         row.unique_key = unique_digest(text, encrypted=field_.field_encrypted) if field_.is_unique and live else None
+        row.unique_scope = unique_scope(asset) if row.unique_key is not None else 0
         if row.unique_key is None:
             row.save()  # nothing else can conflict: the asset is locked, and (asset, field) is its own
             continue
-        try:
-            with transaction.atomic():
-                row.save()
-        except IntegrityError as exc:
-            raise ValidationError({column: [unique_taken(field_)]}) from exc
+        if not _save_unique(row, asset.pk):
+            raise ValidationError({column: [unique_taken(field_)]})
     return changes
+
+
+def rescope_unique_values(asset: Any) -> None:
+    """After a company change of ``asset`` (locked by the caller, inside its transaction): its unique values count in
+    the new company. Raises the fields' errors when another asset holds one of them there (with separation off:
+    anywhere), and the caller's transaction rolls the change back."""
+    scope = unique_scope(asset)
+    rows = list(AssetFieldValue.objects.filter(asset_id=asset.pk, unique_key__isnull=False)
+                .exclude(unique_scope=scope).select_related("field").order_by("pk"))
+    _lock_fields(row.field_id for row in rows)
+    taken = []
+    for row in rows:
+        row.unique_scope = scope
+        if not _save_unique(row, asset.pk, update_fields=["unique_scope"]):
+            taken.append(row.field)
+    if taken:
+        raise ValidationError({field_.db_column_name: [unique_taken(field_)] for field_ in taken})
 
 
 def clear_unique_keys(asset_pk: int) -> None:
@@ -443,17 +510,17 @@ def clear_unique_keys(asset_pk: int) -> None:
 def restore_unique_keys(asset_pk: int) -> list[CustomField]:
     """Count a restored asset's unique values again; returns the fields whose value another asset holds meanwhile
     (nothing is changed then: the caller refuses the restore)."""
-    rows = list(AssetFieldValue.objects.filter(asset_id=asset_pk, field__is_unique=True).select_related("field"))
+    rows = list(AssetFieldValue.objects.filter(asset_id=asset_pk, field__is_unique=True)
+                .select_related("field", "asset").order_by("pk"))
+    _lock_fields(row.field_id for row in rows)
     taken = []
     for row in rows:
         text = plain(row.field, row.value)
         if text is None:
             continue
         row.unique_key = unique_digest(text, encrypted=row.field.field_encrypted)
-        try:
-            with transaction.atomic():
-                row.save(update_fields=["unique_key"])
-        except IntegrityError:
+        row.unique_scope = unique_scope(row.asset)
+        if not _save_unique(row, asset_pk, update_fields=["unique_key", "unique_scope"]):
             taken.append(row.field)
     return taken
 
@@ -528,6 +595,7 @@ def reencrypt_all(batch: int = 500) -> tuple[int, int]:
         row.value = encrypt(text)
         if row.field.is_unique and row.asset.deleted_at is None:
             row.unique_key = unique_digest(text, encrypted=True)
-        row.save(update_fields=["value", "unique_key"])
+            row.unique_scope = unique_scope(row.asset)
+        row.save(update_fields=["value", "unique_key", "unique_scope"])
         rewritten += 1
     return rewritten, unreadable

@@ -725,12 +725,16 @@ class AssetFieldValue(models.Model):
     ``unique_key`` is set only for fields with ``is_unique`` on live assets: a digest of the value trimmed and lower
     cased (of the plaintext for encrypted fields), so the partial unique constraint makes two concurrent writes of
     one value fail in the database, whatever the length of the value; deleting an asset clears it, restoring sets it
-    again. ``?<column>=`` lookups use the index on the field and the lower-cased first 191 characters of the value."""
+    again. ``unique_scope`` is the asset's company id (0: no company), set with ``unique_key``: the constraint is per
+    scope, so with company separation on a value is unique within a company (issue 25; with separation off the
+    services check across scopes under a lock of the field: ``inventory.custom_values``). ``?<column>=`` lookups use
+    the index on the field and the lower-cased first 191 characters of the value."""
 
     asset = models.ForeignKey(Asset, on_delete=models.CASCADE, related_name="field_values")
     field = models.ForeignKey(CustomField, on_delete=models.CASCADE, related_name="values")
     value = models.TextField(blank=True, default="")
     unique_key = models.CharField(max_length=64, null=True, blank=True)
+    unique_scope = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["id"]
@@ -739,8 +743,9 @@ class AssetFieldValue(models.Model):
                                 name="assetfieldvalue_lookup_ci_idx")]
         constraints = [
             models.UniqueConstraint(fields=["asset", "field"], name="assetfieldvalue_asset_field_unique"),
-            models.UniqueConstraint(fields=["field", "unique_key"], condition=models.Q(unique_key__isnull=False),
-                                    name="assetfieldvalue_unique_value"),
+            models.UniqueConstraint(fields=["field", "unique_scope", "unique_key"],
+                                    condition=models.Q(unique_key__isnull=False),
+                                    name="assetfieldvalue_unique_value_in_scope"),
         ]
 
     def __str__(self) -> str:

@@ -289,12 +289,15 @@ def asset_update(*, asset: Asset, actor: User, data: dict[str, Any], target: Tar
         if serial_taken(data["serial"] or "", exclude_pk=locked.pk):
             raise ValidationError({"serial": [SERIAL_TAKEN]})
     before = _snapshot(locked)
+    company_before = locked.company_id
     for name, value in data.items():
         setattr(locked, name, value)
     locked.clean()  # the row-local limits (purchase cost, warranty), as asset_create's full_clean checks them
     changes = _changes(before, _snapshot(locked))
     if custom is not None:
         changes.update(custom_values.write_values(locked, custom))
+    if locked.company_id != company_before:  # its unique custom values now count in the new company (issue 25)
+        custom_values.rescope_unique_values(locked)
     if changes:
         _save(locked)
         log = _log(ActionType.UPDATE, asset=locked, actor=actor, log_meta=changes)
