@@ -178,3 +178,18 @@ def test_admin_lets_a_company_admin_change_their_own_location(fmcs_on, cadmin_cl
     location = LocationFactory(name="A office", company=company)
     page = cadmin_client.get(f"/admin/inventory/location/{location.pk}/change/")
     assert page.status_code == 200 and b'name="_save"' in page.content
+
+
+def test_available_actions_tell_a_company_admin_they_cannot_change_shared_records(fmcs_on, make_client, company_admin,
+                                                                                   company, shared):
+    client = make_client(company_admin)
+    for path in (f"statuslabels/{shared['label'].pk}", f"categories/{shared['category'].pk}",
+                 f"models/{shared['model'].pk}", f"fields/{shared['loose_field'].pk}",
+                 f"fieldsets/{shared['fieldset'].pk}", f"locations/{shared['location'].pk}"):
+        actions = client.get(f"/api/v1/{path}").json()["available_actions"]
+        assert actions["update"] is False and actions["delete"] is False, path
+    own = LocationFactory(name="A office", company=company)
+    actions = client.get(f"/api/v1/locations/{own.pk}").json()["available_actions"]
+    assert actions["update"] is True and actions["delete"] is True
+    listed = client.get("/api/v1/statuslabels").json()["rows"]
+    assert [row["available_actions"]["update"] for row in listed] == [False]
