@@ -115,10 +115,10 @@ def test_custom_fields_migration_applies_on_a_populated_database():
 
 @pytest.mark.django_db(transaction=True)
 def test_recorded_item_migration_backfills_a_populated_log():
-    """``activity 0002`` (issue 25) records each row's item name and serial and its target's company. Existing rows
-    are filled from the database as it is, only where the item still belongs to the row's company: a row of an asset
-    that moved to another company since records nothing of it, so that company's later name never shows. No row
-    changes company, and every old column keeps its value."""
+    """``activity 0002``/``0003`` (issue 25) record each row's item name and serial and its target's company.
+    Existing rows are filled from the database as it is, only where the item still belongs to the row's company: a
+    row of an asset that moved to another company since records nothing of it, so that company's later name never
+    shows. No row changes company, and every old column keeps its value."""
     old = _migrate([("activity", "0001_initial")])
     Company = old.get_model("companies", "Company")
     User = old.get_model("accounts", "User")
