@@ -238,7 +238,7 @@ def _user_log(*, action: str, actor: User, user: User, meta: dict | None = None)
     from activity.services import log_action
 
     log_action(action_type=action, item_type="user", item_id=user.pk, target_type="user", target_id=user.pk,
-               actor=actor, company_id=user.company_id, log_meta=meta)
+               actor=actor, company_id=user.company_id, item=user, target=user, log_meta=meta)
 
 
 def username_taken(username: str, exclude_pk: int | None) -> bool:

@@ -7,15 +7,25 @@ imports none of the apps above it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
 from activity.choices import ActionType
-from assetsvc.scoping import ScopedQuerySet
+from assetsvc.scoping import ScopedQuerySet, limiting_company_id
 
 
 class ActionLogQuerySet(ScopedQuerySet):
-    """Rows are scoped by the company of the item they record (``assetsvc.scoping``)."""
+    """Rows are scoped by the company of the item they record (``assetsvc.scoping``); a caller limited to a company
+    also sees the rows whose target was theirs when written (``target_company``: their user or asset received another
+    company's item), and the record builders show of those rows only the caller's own parts (issue 25)."""
+
+    def restrict(self, user: Any, action: str = "view") -> ActionLogQuerySet:
+        limit = limiting_company_id(user)
+        if limit is None:  # not limited (or nobody: the policy answers no rows)
+            return super().restrict(user, action)
+        return self.filter(models.Q(company_id=limit) | models.Q(target_company_id=limit))
 
     def for_item(self, item_type: str, item_id: int) -> ActionLogQuerySet:
         return self.filter(models.Q(item_type=item_type, item_id=item_id)
@@ -31,12 +41,21 @@ class ActionLog(models.Model):
                                    related_name="+")
     item_type = models.CharField(max_length=32)
     item_id = models.BigIntegerField()
+    #: The item's name and serial as they were when the row was written (issue 25: a log row shows the item as it was
+    #: recorded, never what another company later made of it); null when not recorded. A license's serial (its
+    #: product key) is never recorded.
+    item_name = models.CharField(max_length=255, null=True, blank=True)
+    item_serial = models.CharField(max_length=255, null=True, blank=True)
     target_type = models.CharField(max_length=32, blank=True, default="")
     target_id = models.BigIntegerField(null=True, blank=True)
     location = models.ForeignKey("inventory.Location", null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="+")
+    #: The company the row belongs to: the item's, when it was written.
     company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="+")
+    #: The target's company when it was written (a user or an asset); its callers see the row without the item.
+    target_company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.SET_NULL,
+                                       related_name="+")
     note = models.TextField(blank=True, default="")
     log_meta = models.JSONField(null=True, blank=True)
     expected_checkin = models.DateField(null=True, blank=True)

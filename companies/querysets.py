@@ -45,6 +45,16 @@ def may_manage_user_companies(user: User | None) -> bool:
     return user.is_superuser or user.company_id is None
 
 
+def may_change_catalogue_record(user: User | None, record_company_id: int | None) -> bool:
+    """Issue 25: a shared catalogue record (no company) or another company's is changed only by a caller whom
+    separation does not limit (separation off, super users, users without a company); a limited caller changes only
+    their own company's records. Code acting for nobody (``user`` None: commands, migrations) is not limited."""
+    if user is None:
+        return True
+    limit = limiting_company_id(user)
+    return limit is None or record_company_id == limit
+
+
 def caller_chooses_company(user: User | None) -> bool:
     """Rule 7: whether ``user`` may choose the company of an item they create or change (separation off, or a super
     user). Anyone else's items get their own company (or none), whatever ``company_id`` says."""

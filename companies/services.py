@@ -41,7 +41,7 @@ def _log(*, action: str, company: Company | None, company_id: int, actor: User, 
     from activity.services import log_action
 
     log_action(action_type=action, item_type="company", item_id=company_id, actor=actor,
-               company_id=company.pk if company is not None else None, log_meta=meta)
+               company_id=company.pk if company is not None else None, item=company, log_meta=meta)
 
 
 def _save(company: Company) -> None:

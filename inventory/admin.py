@@ -48,8 +48,10 @@ from assetsvc.admin_services import (
     error_text,
     restricted,
 )
+from assetsvc.api.fields import visible_reference
 from assetsvc.scoping import limiting_company_id
 from assetsvc.site import get_site_settings
+from companies.querysets import may_change_catalogue_record
 from inventory import admin_custom_values, catalogue_services, custom_field_services, labels, licenses, services, stock
 from inventory.admin_csv import CsvImportExportMixin
 from inventory.api.catalogue import serializers as catalogue_serializers
@@ -318,7 +320,7 @@ def log_rows(request: HttpRequest, logs) -> list[dict[str, Any]]:
                       "actor": row["admin"]["name"] if row["admin"] else "-",
                       "item": f"{row['item']['type']}: {row['item']['name'] or row['item']['id']}",
                       "target": f"{target['type']}: {target['name'] or target['id']}" if target else "-",
-                      "note": row["note"] or "", "changes": log.log_meta or None})
+                      "note": row["note"] or "", "changes": row["log_meta"]})
     return shown
 
 
@@ -422,10 +424,32 @@ class AssetAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, 
 
     @admin.display(description="assigned to")
     def assigned_target(self, obj: Asset) -> SafeString | str:
-        return admin_link(obj.assigned_target)
+        return admin_link(shown_target(obj.assigned_target))
+
+    @admin.display(description="assigned user")
+    def assigned_user_shown(self, obj: Asset) -> SafeString | str:
+        return admin_link(shown_target(obj.assigned_user))
+
+    @admin.display(description="assigned asset")
+    def assigned_asset_shown(self, obj: Asset) -> SafeString | str:
+        return admin_link(shown_target(obj.assigned_asset))
 
     def get_readonly_fields(self, request, obj=None):
-        return self.readonly_fields if obj is not None else SERVICE_OWNED
+        if obj is None:
+            return SERVICE_OWNED
+        # the holder as the API shows it: null when another company's user or asset (issue 25)
+        shown = {"assigned_user": "assigned_user_shown", "assigned_asset": "assigned_asset_shown"}
+        return [shown.get(name, name) for name in self.readonly_fields]
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        if obj is None:
+            return fields
+        shown = {"assigned_user": "assigned_user_shown", "assigned_asset": "assigned_asset_shown"}
+        return list(dict.fromkeys(shown.get(name, name) for name in fields))
+
+    def changelist_view(self, request, extra_context=None):
+        return render_with_request(request, super().changelist_view, extra_context)
 
     def get_form(self, request, obj=None, **kwargs):
         kwargs.setdefault("form", admin_custom_values.form_class(self.form, request, obj))
@@ -559,7 +583,22 @@ def api_form(model: type[models.Model], serializer: type, base: type[ServiceMode
     return type(f"{model.__name__}Form", (base,), {"Meta": meta, "api_serializer": serializer})
 
 
-class CatalogueAdmin(ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class SharedCatalogueAdminMixin:
+    """Shared catalogue records (no company) are changed only by callers whom separation does not limit (issue 25,
+    ``catalogue_services.ensure_may_change_shared``): for anyone else their change page is read-only and offers no
+    delete, and the list's delete action reports the services' refusal for each such row."""
+
+    def _may_change(self, request, obj) -> bool:
+        return obj is None or may_change_catalogue_record(request.user, getattr(obj, "company_id", None))
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and self._may_change(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and self._may_change(request, obj)
+
+
+class CatalogueAdmin(SharedCatalogueAdminMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     """Deletes call the model's delete service (refused, with the API's message, while the entry is in use)."""
 
     search_fields = ["name"]
@@ -653,7 +692,7 @@ class CustomFieldsetForm(ServiceModelForm):
 
 
 @admin.register(CustomField)
-class CustomFieldAdmin(ServiceAdminMixin, admin.ModelAdmin):
+class CustomFieldAdmin(SharedCatalogueAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     """The column name is fixed at creation (read-only here); a field in a fieldset cannot be deleted."""
 
     form = api_form(CustomField, custom_field_serializers.CustomFieldWriteSerializer, base=CustomFieldForm)
@@ -675,7 +714,7 @@ class CustomFieldsetFieldInline(admin.TabularInline):
 
 
 @admin.register(CustomFieldset)
-class CustomFieldsetAdmin(ServiceAdminMixin, admin.ModelAdmin):
+class CustomFieldsetAdmin(SharedCatalogueAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
     """A fieldset that has fields or is used by a model cannot be deleted."""
 
     form = api_form(CustomFieldset, custom_field_serializers.CustomFieldsetWriteSerializer, base=CustomFieldsetForm)
@@ -745,6 +784,16 @@ class CheckinForm(PickerForm):
 
     quantity = forms.IntegerField(required=False, help_text="Units to return from each row; empty returns them all.")
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+def shown_target(obj: Target | None) -> Target | None:
+    """``obj`` (a holder) unless separation hides it from the caller of the page being rendered (another company's
+    user or asset: issue 25); read-only display callables get only the object, so the request comes from
+    ``current_request`` (:func:`render_with_request`)."""
+    request = current_request.get()
+    if obj is None or request is None or isinstance(obj, Location):
+        return obj
+    return visible_reference(obj, limiting_company_id(request.user))
 
 
 def admin_link(obj: Target | None) -> SafeString | str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -23,6 +24,7 @@ from activity.models import ActionLog
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
+from companies.querysets import may_change_catalogue_record
 from inventory.counts import holders_by_kind, holders_of, is_held
 from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
 
@@ -72,6 +74,8 @@ NOT_FOUND_MESSAGES: dict[type[models.Model], str] = {
     AssetModel: "AssetModel not found",
 }
 CIRCULAR_PARENT = "The parent id must not create a circular reference."
+#: The reason of the 403 (the API answers ``Insufficient permissions.``; the admin shows this text with it).
+SHARED_RECORD_REFUSED = "shared catalogue records are changed only by super users and users without a company"
 ITEM_DELETED = "This item has been deleted. Restore it before editing it."
 
 
@@ -102,7 +106,7 @@ def in_use_annotation(model: type[models.Model]) -> Q:
 
 def _log(*, action: str, item: models.Model, actor: User | None, meta: dict | None = None) -> ActionLog:
     return log_action(action_type=action, item_type=ITEM_TYPES[type(item)], item_id=item.pk, actor=actor,
-                      company_id=getattr(item, "company_id", None), log_meta=meta)
+                      company_id=getattr(item, "company_id", None), item=item, log_meta=meta)
 
 
 def _save(obj: models.Model) -> None:
@@ -111,10 +115,25 @@ def _save(obj: models.Model) -> None:
     save_unique(obj, lambda exc: InvalidInputError(next(iter(messages.values()))[0], messages=messages))
 
 
-def _locked(obj: models.Model) -> models.Model:
-    """The row, locked; a row deleted meanwhile is the resource's "not found" (never a ``DoesNotExist`` 500)."""
+def _locked(obj: models.Model, actor: User | None) -> models.Model:
+    """The row, locked; a row deleted meanwhile is the resource's "not found" (never a ``DoesNotExist`` 500). A
+    caller whom separation limits to a company may change only their company's records (issue 25):
+    :func:`ensure_may_change_shared`."""
     model = type(obj)
-    return lock_or_not_found(model, obj, lambda: NotFoundError(NOT_FOUND_MESSAGES[model]))
+    locked = lock_or_not_found(model, obj, lambda: NotFoundError(NOT_FOUND_MESSAGES[model]))
+    ensure_may_change_shared(actor, locked)
+    return locked
+
+
+def ensure_may_change_shared(actor: User | None, obj: models.Model) -> None:
+    """Shared catalogue records (those without a company: every status label, category, manufacturer, supplier,
+    model, custom field and fieldset, and locations without a company) are changed only by callers whom separation
+    does not limit: super users, users without a company, anyone while separation is off (issue 25; the same
+    callers who may manage users' companies, rule 8). Anyone else would change, archive or delete what every
+    company uses; they get 403 ``Insufficient permissions.`` and nothing changes. A location of the caller's own
+    company stays theirs to change. Creating a record changes nothing of anyone else's and is not refused."""
+    if not may_change_catalogue_record(actor, getattr(obj, "company_id", None)):
+        raise PermissionDenied(SHARED_RECORD_REFUSED)
 
 
 # --- create / update ----------------------------------------------------------------------------------------------
@@ -141,7 +160,7 @@ def catalogue_item_update(*, item: models.Model, data: dict[str, Any], actor: Us
     the change); a location's new parent must not be the location itself or one of its descendants (re-checked here,
     under lock, not only in the serializer).
     """
-    obj = _locked(item)
+    obj = _locked(item, actor)
     if getattr(obj, "deleted_at", None) is not None:  # the API finds only live rows; the admin lists deleted ones too
         raise ConflictError(ITEM_DELETED, code="deleted")
     if isinstance(obj, Category) and "category_type" in data and data["category_type"] != obj.category_type:
@@ -193,7 +212,7 @@ def _soft_delete(obj: models.Model, actor: User | None) -> None:
 @transaction.atomic
 def status_label_delete(*, label: StatusLabel, actor: User | None) -> None:
     """Delete a status label that no asset (deleted ones included) uses."""
-    label = _locked(label)
+    label = _locked(label, actor)
     if is_held(label):
         raise ConflictError(STATUS_LABEL_IN_USE, code="in_use")
     _log(action=ActionType.DELETE, item=label, actor=actor)
@@ -203,7 +222,7 @@ def status_label_delete(*, label: StatusLabel, actor: User | None) -> None:
 @transaction.atomic
 def category_delete(*, category: Category, actor: User | None) -> None:
     """Delete a category without items of its type (for asset categories: without models)."""
-    category = _locked(category)
+    category = _locked(category, actor)
     message = CATEGORY_IN_USE.format(type=category.category_type)
     if is_held(category):
         raise ConflictError(message, code="in_use")
@@ -214,7 +233,7 @@ def category_delete(*, category: Category, actor: User | None) -> None:
 @transaction.atomic
 def manufacturer_delete(*, manufacturer: Manufacturer, actor: User | None) -> None:
     """Soft-delete a manufacturer that no live asset (through its models) depends on."""
-    manufacturer = _locked(manufacturer)
+    manufacturer = _locked(manufacturer, actor)
     if is_held(manufacturer):
         raise ConflictError(MANUFACTURER_IN_USE, code="in_use")
     _soft_delete(manufacturer, actor)
@@ -223,7 +242,7 @@ def manufacturer_delete(*, manufacturer: Manufacturer, actor: User | None) -> No
 @transaction.atomic
 def supplier_delete(*, supplier: Supplier, actor: User | None) -> None:
     """Delete a supplier that nothing was bought from; the message counts what was (assets first, as Snipe-IT)."""
-    supplier = _locked(supplier)
+    supplier = _locked(supplier, actor)
     message = supplier_in_use(supplier)
     if is_held(supplier):
         raise ConflictError(message, code="in_use")
@@ -234,7 +253,7 @@ def supplier_delete(*, supplier: Supplier, actor: User | None) -> None:
 @transaction.atomic
 def location_delete(*, location: Location, actor: User | None) -> None:
     """Delete a location nothing refers to (assets located, returning or assigned there, children, users)."""
-    location = _locked(location)
+    location = _locked(location, actor)
     if is_held(location):
         raise ConflictError(LOCATION_IN_USE, code="in_use")
     _log(action=ActionType.DELETE, item=location, actor=actor)
@@ -244,7 +263,7 @@ def location_delete(*, location: Location, actor: User | None) -> None:
 @transaction.atomic
 def asset_model_delete(*, asset_model: AssetModel, actor: User | None) -> None:
     """Soft-delete a model that no live asset uses."""
-    asset_model = _locked(asset_model)
+    asset_model = _locked(asset_model, actor)
     if is_held(asset_model):
         raise ConflictError(MODEL_IN_USE, code="in_use")
     _soft_delete(asset_model, actor)
@@ -283,13 +302,13 @@ def _restore(obj: models.Model, *, label: str, actor: User | None) -> models.Mod
 @transaction.atomic
 def manufacturer_restore(*, manufacturer: Manufacturer, actor: User | None) -> Manufacturer:
     """Bring back a soft-deleted manufacturer, if its name is still free."""
-    return _restore(_locked(manufacturer), label="Manufacturer", actor=actor)
+    return _restore(_locked(manufacturer, actor), label="Manufacturer", actor=actor)
 
 
 @transaction.atomic
 def asset_model_restore(*, asset_model: AssetModel, actor: User | None) -> AssetModel:
     """Bring back a soft-deleted model, if its name and model number are still free."""
-    return _restore(_locked(asset_model), label="Model", actor=actor)
+    return _restore(_locked(asset_model, actor), label="Model", actor=actor)
 
 
 # --- one entry point per verb, for the API viewsets and the admin ----------------------------------------------------

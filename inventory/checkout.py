@@ -75,14 +75,12 @@ def ensure_quantity(quantity: Any, field: str = "checkout_qty") -> int:
 
 
 def log_company_id(actor: User | None, item: models.Model, target: Target | None) -> int | None:
-    """The company an action-log row belongs to (reference §8, last bullets): for a super user the target's
-    company (else the item's); for anyone else their own company; otherwise none."""
-    if actor is not None and actor.is_superuser:
-        target_company = getattr(target, "company_id", None) if target is not None else None
-        return target_company if target_company is not None else getattr(item, "company_id", None)
-    if actor is not None and actor.company_id is not None:
-        return actor.company_id
-    return None
+    """The company an action-log row belongs to: the item's, whoever acts and wherever it goes (issue 25).
+
+    Snipe-IT files a super user's row under the target's company and anyone else's under their own (reference §8,
+    last bullets), so a cross-company checkout showed company B's asset to company A and took it out of B's history.
+    The target's company sees the row through ``ActionLog.target_company``, without the item."""
+    return getattr(item, "company_id", None)
 
 
 def _usable_targets(model: type[models.Model], actor: User) -> models.QuerySet:
@@ -187,7 +185,7 @@ def _log(action_type: str, kind: CheckoutKind, item: models.Model, actor: User, 
     return log_action(
         action_type=action_type, item_type=kind.item_type, item_id=item.pk, actor=actor,
         company_id=log_company_id(actor, item, target), target_type=target_type_of(target),
-        target_id=target.pk if target is not None else None, note=note, **fields,
+        target_id=target.pk if target is not None else None, item=item, target=target, note=note, **fields,
     )
 
 

@@ -408,13 +408,14 @@ class AssetImporter:
                     self._bump_counter([row.tag for row in rows])
                 assets = Asset.objects.bulk_create([asset for asset, _ in built])
                 entries = [{"action_type": ActionType.CREATE, "item_type": "asset", "item_id": asset.pk,
-                            "actor": self.actor, "company_id": log_company_id(self.actor, asset, None),
+                            "actor": self.actor, "company_id": log_company_id(self.actor, asset, None), "item": asset,
                             "location_id": getattr(row.data.get("rtd_location"), "pk", None), "action_date": moment}
                            for asset, row in zip(assets, rows, strict=True)]
                 out = [(asset, row, changes) for asset, row, (_, changes) in zip(assets, rows, built, strict=True)
                        if row.target is not None]
                 entries += [{"action_type": ActionType.CHECKOUT, "item_type": "asset", "item_id": asset.pk,
                              "actor": self.actor, "company_id": log_company_id(self.actor, asset, row.target),
+                             "item": asset, "target": row.target,
                              "target_type": "user", "target_id": row.target.pk, "location_id": asset.location_id,
                              "note": CHECKOUT_NOTE, "log_meta": changes, "action_date": moment}
                             for asset, row, changes in out]

@@ -28,6 +28,7 @@ from activity.choices import ActionType
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
+from inventory.catalogue_services import ensure_may_change_shared
 from inventory.choices import FIELD_FORMATS
 from inventory.models import (
     COLUMN_BASE_LENGTH,
@@ -120,7 +121,7 @@ def fieldset_in_use(fieldset: CustomFieldset) -> bool:
 
 def _log(*, action: str, item: models.Model, actor: User | None, meta: dict | None = None) -> None:
     log_action(action_type=action, item_type=ITEM_TYPES[type(item)], item_id=item.pk,
-               actor=actor if actor is not None and actor.pk else None, company_id=None, log_meta=meta)
+               actor=actor if actor is not None and actor.pk else None, company_id=None, item=item, log_meta=meta)
 
 
 def _taken(exc: Exception) -> InvalidInputError:
@@ -166,6 +167,7 @@ def custom_field_create(*, data: dict[str, Any], actor: User | None) -> CustomFi
 def custom_field_update(*, field: CustomField, data: dict[str, Any], actor: User | None) -> CustomField:
     """Apply validated (partial) changes; the column name stays, and ``field_encrypted`` cannot change."""
     field = _locked_field(field)
+    ensure_may_change_shared(actor, field)
     data = _check_format(data)
     if "field_encrypted" in data and bool(data["field_encrypted"]) != field.field_encrypted:
         raise InvalidInputError(ENCRYPTION_FIXED, messages={"field_encrypted": [ENCRYPTION_FIXED]})
@@ -181,6 +183,7 @@ def custom_field_update(*, field: CustomField, data: dict[str, Any], actor: User
 def custom_field_delete(*, field: CustomField, actor: User | None) -> None:
     """Delete a field that no fieldset holds, with its values on every asset."""
     field = _locked_field(field)
+    ensure_may_change_shared(actor, field)
     if field_in_use(field):
         raise ConflictError(FIELD_IN_USE, code="in_use")
     _log(action=ActionType.DELETE, item=field, actor=actor)
@@ -213,6 +216,7 @@ def custom_fieldset_create(*, data: dict[str, Any], actor: User | None) -> Custo
 @transaction.atomic
 def custom_fieldset_update(*, fieldset: CustomFieldset, data: dict[str, Any], actor: User | None) -> CustomFieldset:
     fieldset = _locked_fieldset(fieldset)
+    ensure_may_change_shared(actor, fieldset)
     changes = model_update(fieldset, {key: value for key, value in data.items() if key == "name"})
     save_unique(fieldset, _taken)
     if changes:
@@ -224,6 +228,7 @@ def custom_fieldset_update(*, fieldset: CustomFieldset, data: dict[str, Any], ac
 def custom_fieldset_delete(*, fieldset: CustomFieldset, actor: User | None) -> None:
     """Delete a fieldset without fields and not used by any model (deleted models included: PROTECT)."""
     fieldset = _locked_fieldset(fieldset)
+    ensure_may_change_shared(actor, fieldset)
     if fieldset_in_use(fieldset):
         raise ConflictError(FIELDSET_IN_USE, code="in_use")
     _log(action=ActionType.DELETE, item=fieldset, actor=actor)
@@ -240,6 +245,7 @@ def custom_field_associate(*, field: CustomField, fieldset: CustomFieldset, requ
     """Add ``field`` to ``fieldset`` at ``order`` (default: last) with ``required``; a field already in the set
     changes nothing."""
     fieldset = _locked_fieldset(fieldset)
+    ensure_may_change_shared(actor, fieldset)
     field = _locked_field(field)
     if CustomFieldsetField.objects.filter(fieldset=fieldset, field=field).exists():
         return fieldset
@@ -256,6 +262,7 @@ def custom_field_disassociate(*, field: CustomField, fieldset: CustomFieldset, a
     """Take ``field`` out of ``fieldset``; a field that is not in the set changes nothing. Values stay on the assets
     (hidden until the field comes back, API-CONTRACT.md §11.1)."""
     fieldset = _locked_fieldset(fieldset)
+    ensure_may_change_shared(actor, fieldset)
     deleted, _ = CustomFieldsetField.objects.filter(fieldset=fieldset, field=field).delete()
     if deleted:
         _log(action=ActionType.UPDATE, item=fieldset, actor=actor, meta={"fields": {"old": field.pk, "new": None}})
@@ -267,6 +274,7 @@ def custom_fieldset_order(*, fieldset: CustomFieldset, field_ids: Sequence[int],
                           ) -> CustomFieldset:
     """Put the set's fields in the order of ``field_ids``, which must name each of them exactly once."""
     fieldset = _locked_fieldset(fieldset)
+    ensure_may_change_shared(actor, fieldset)
     memberships = {m.field_id: m for m in fieldset.memberships.select_for_update()}
     if len(field_ids) != len(set(field_ids)) or set(field_ids) != set(memberships):
         raise InvalidInputError(ORDER_INVALID, messages={"item": [ORDER_INVALID]})
@@ -289,6 +297,10 @@ def custom_fieldset_set_fields(*, fieldset: CustomFieldset, rows: Sequence[tuple
     current = {m.field_id: m for m in fieldset.memberships.select_for_update()}
     before = sorted((m.field_id, m.required, m.order) for m in current.values())
     wanted = {field.pk: (field, bool(required), int(order)) for field, required, order in rows}
+    after = sorted((field_id, required, order) for field_id, (_, required, order) in wanted.items())
+    if before == after:
+        return fieldset
+    ensure_may_change_shared(actor, fieldset)
     fieldset.memberships.exclude(field_id__in=wanted).delete()
     for field_id, (field, required, order) in wanted.items():
         membership = current.get(field_id)
@@ -298,8 +310,6 @@ def custom_fieldset_set_fields(*, fieldset: CustomFieldset, rows: Sequence[tuple
         elif (membership.required, membership.order) != (required, order):
             membership.required, membership.order = required, order
             membership.save(update_fields=["required", "order"])
-    after = sorted((field_id, required, order) for field_id, (_, required, order) in wanted.items())
-    if before != after:
-        _log(action=ActionType.UPDATE, item=fieldset, actor=actor,
-             meta={"fields": {"old": [row[0] for row in before], "new": [row[0] for row in after]}})
+    _log(action=ActionType.UPDATE, item=fieldset, actor=actor,
+         meta={"fields": {"old": [row[0] for row in before], "new": [row[0] for row in after]}})
     return fieldset

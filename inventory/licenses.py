@@ -269,6 +269,6 @@ def license_update(*, item: License, data: dict[str, Any], actor: User | None) -
     locked.save()
     if changes:
         log = log_action(action_type=ActionType.UPDATE, item_type=LICENSE.item_type, item_id=locked.pk, actor=actor,
-                         company_id=log_company_id(actor, locked, None), log_meta=hide_key(changes))
+                         company_id=log_company_id(actor, locked, None), item=locked, log_meta=hide_key(changes))
         signals.send_lifecycle(LICENSE.item_type, ActionType.UPDATE, item=locked, actor=actor, log=log)
     return locked

@@ -106,6 +106,8 @@ def _log(
         company_id=log_company_id(actor, asset, target),
         target_type=target_type_of(target),
         target_id=target.pk if target is not None else None,
+        item=asset,
+        target=target,
         location_id=location_id,
         note=note,
         log_meta=log_meta,

@@ -180,7 +180,7 @@ def _log(action: str, item: models.Model, actor: User | None, meta: dict | None 
     """The action-log row of a create / update / delete / restore, then its lifecycle signal."""
     kind = STOCK_KINDS[type(item)]
     log = log_action(action_type=action, item_type=kind.item_type, item_id=item.pk, actor=actor,
-                     company_id=log_company_id(actor, item, None), log_meta=meta)
+                     company_id=log_company_id(actor, item, None), item=item, log_meta=meta)
     signals.send_lifecycle(kind.item_type, action, item=item, actor=actor, log=log)
 
 

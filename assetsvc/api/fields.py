@@ -67,6 +67,14 @@ def visible_reference(obj: Any, limit_company_id: int | None, *, kind: str = "pe
     return None if hidden_company(limit_company_id, company_id) else obj
 
 
+def may_change_record(context: dict[str, Any], obj: Any) -> bool:
+    """Whether the caller of a serializer ``context`` may change ``obj`` as far as separation goes: a caller limited
+    to a company changes only that company's rows, never a shared record without a company (issue 25; the services
+    enforce it, this only keeps ``available_actions`` truthful)."""
+    limit = reference_limit(context)
+    return limit is None or getattr(obj, "company_id", None) == limit
+
+
 def person_brief(user: Any, limit_company_id: int | None) -> dict[str, Any] | None:
     """``{"id", "name"}`` of a user, or null when absent or hidden by separation."""
     return brief(visible_reference(user, limit_company_id), "full_name")

@@ -19,7 +19,7 @@ from activity.models import ActionLog
 from assetsvc.api.fields import visible_reference
 from assetsvc.api.formats import brief, record_formats
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
-from assetsvc.scoping import limiting_company_id
+from assetsvc.scoping import hidden_company, limiting_company_id
 from inventory.licenses import HIDDEN_KEY, LICENSE, can_view_keys
 
 #: ``item_type`` / ``target_type`` value → (app label, model name) used to resolve names.
@@ -93,12 +93,36 @@ def item_serial(item: Any, item_type: str, show_keys: bool) -> str | None:
     return getattr(item, "serial", None) if item is not None else None
 
 
+def _live_item_visible(item: Any, limit_company_id: int | None) -> bool:
+    """The item as it is now may be shown: it exists and separation does not hide its current company."""
+    return item is not None and not hidden_company(limit_company_id, getattr(item, "company_id", None))
+
+
+def _item_of(log: ActionLog, item: Any, limit_company_id: int | None, show_keys: bool) -> dict[str, Any]:
+    """The row's item as it was recorded (issue 25): its name and serial when the row was written, so a row never
+    shows what another company later made of the item. A row written before names were recorded shows the item as
+    it is now, only while it is visible to the caller. A license's key is never recorded: it is shown live, to key
+    holders, while the license is visible."""
+    live = _live_item_visible(item, limit_company_id)
+    name = log.item_name if log.item_name is not None else (_name_of(item) if live else None)
+    if log.item_type == LICENSE.item_type:
+        serial = item_serial(item if live else None, log.item_type, show_keys)
+    elif log.item_name is not None:
+        serial = log.item_serial
+    else:
+        serial = item_serial(item, log.item_type, show_keys) if live else None
+    return {"id": log.item_id, "name": name, "type": log.item_type, "serial": serial}
+
+
 def activity_rows(logs, limit_company_id: int | None = None, show_keys: bool = False) -> list[dict[str, Any]]:
     """Rows in Snipe-IT's ``ActionlogsTransformer`` shape; ``log_meta`` keeps raw ``{field: {old, new}}``.
 
-    ``limit_company_id`` (the caller's, under separation) hides another company's people: the actor, and a target
-    user, are answered as null / without a name (assetsvc.api.fields.visible_reference). ``show_keys``: the caller
-    may see license product keys (:func:`item_serial`)."""
+    ``limit_company_id`` (the caller's, under separation) hides another company's people and assets: the actor,
+    and a target user or asset, are answered as null / without a name (assetsvc.api.fields.visible_reference).
+    A row of another company's item that the caller sees because its target is theirs
+    (``ActionLog.target_company``) shows only that: the item's name and serial, the note and the changes are null
+    (issue 25). The item is shown as recorded (:func:`_item_of`). ``show_keys``: the caller may see license product
+    keys (:func:`item_serial`)."""
     logs = list(logs)
     objects = _load_objects(logs)
     rows = []
@@ -106,19 +130,20 @@ def activity_rows(logs, limit_company_id: int | None = None, show_keys: bool = F
     for log in logs:
         item = objects.get((log.item_type, log.item_id))
         target = objects.get((log.target_type, log.target_id)) if log.target_type else None
-        if log.target_type == "user":
+        if log.target_type in ("user", "asset"):
             target = visible_reference(target, limit_company_id)
-        next_audit = getattr(item, "next_audit_date", None) if log.item_type == "asset" else None
+        own = limit_company_id is None or log.company_id == limit_company_id
+        if own:
+            item_record = _item_of(log, item, limit_company_id, show_keys)
+        else:
+            item_record = {"id": log.item_id, "name": None, "type": log.item_type, "serial": None}
+        live = own and _live_item_visible(item, limit_company_id)
+        next_audit = getattr(item, "next_audit_date", None) if log.item_type == "asset" and live else None
         rows.append({
             "id": log.pk,
             "icon": "",
             "file": None,
-            "item": {
-                "id": log.item_id,
-                "name": _name_of(item) if item is not None else None,
-                "type": log.item_type,
-                "serial": item_serial(item, log.item_type, show_keys),
-            },
+            "item": item_record,
             "location": brief(log.location),
             "created_at": stamp(log.created_at),
             "updated_at": stamp(log.updated_at),
@@ -129,9 +154,9 @@ def activity_rows(logs, limit_company_id: int | None = None, show_keys: bool = F
             "created_by": _person(log.created_by, limit_company_id),
             "target": ({"id": log.target_id, "name": _name_of(target) if target is not None else None,
                         "type": log.target_type} if log.target_type else None),
-            "note": log.note or None,
+            "note": (log.note or None) if own else None,
             "signature_file": None,
-            "log_meta": log.log_meta or None,
+            "log_meta": (log.log_meta or None) if own else None,
             "remote_ip": log.remote_ip or None,
             "user_agent": log.user_agent or None,
             "action_source": log.action_source or None,
@@ -204,7 +229,13 @@ class ActivityReportViewSet(ApiViewSet):
                     queryset = queryset.filter(created_by_id=int(value))
                 else:
                     queryset = queryset.filter(**{param: str(value)})
-        return super().filter_queryset(queryset)
+        queryset = super().filter_queryset(queryset)
+        limit = limiting_company_id(self.request.user)
+        if limit is not None and (self.request.query_params.get("search") or "").strip():
+            # free text matches notes and names the caller is not shown on rows they see only through their target
+            # (issue 25), so a search reaches only the rows of their own company's items
+            queryset = queryset.filter(company_id=limit)
+        return queryset
 
     @extend_schema(operation_id="reports_activity_list", parameters=[ActivityQuerySerializer],
                    responses={200: OpenApiResponse(description="{total, rows} of action-log rows")})

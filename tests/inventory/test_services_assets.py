@@ -131,22 +131,26 @@ def test_non_deployable_status_on_checkout(superuser):
 
 
 class TestLogCompany:
-    def test_super_user_gets_target_company_else_item_company(self, superuser):
+    """Issue 25: a row belongs to its item's company, whoever acts (Snipe-IT's actor/target rule is not copied); the
+    target's company is recorded beside it."""
+
+    def test_super_user_checkout_gets_the_item_company_and_records_the_target_company(self, superuser):
         item_company, target_company = CompanyFactory(), CompanyFactory()
         asset = AssetFactory(company=item_company)
         services.asset_checkout(asset=asset, target=UserFactory(company=target_company), actor=superuser)
-        assert ActionLog.objects.get(action_type="checkout").company == target_company
+        log = ActionLog.objects.get(action_type="checkout")
+        assert (log.company, log.target_company) == (item_company, target_company)
         services.asset_audit(asset=asset, actor=superuser)
         assert ActionLog.objects.get(action_type="audit").company == item_company
 
-    def test_user_with_company_gets_their_company(self):
-        mine = CompanyFactory()
-        actor = UserFactory(company=mine)
-        services.asset_audit(asset=AssetFactory(company=CompanyFactory()), actor=actor)
-        assert ActionLog.objects.get().company == mine
+    def test_user_with_company_gets_the_item_company(self):
+        theirs = CompanyFactory()
+        actor = UserFactory(company=CompanyFactory())
+        services.asset_audit(asset=AssetFactory(company=theirs), actor=actor)
+        assert ActionLog.objects.get().company == theirs
 
-    def test_company_less_user_gets_none(self):
-        services.asset_audit(asset=AssetFactory(company=CompanyFactory()), actor=UserFactory())
+    def test_company_less_item_gets_none(self):
+        services.asset_audit(asset=AssetFactory(), actor=UserFactory(company=CompanyFactory()))
         assert ActionLog.objects.get().company is None
 
 

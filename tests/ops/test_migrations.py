@@ -69,7 +69,8 @@ def test_a_populated_database_keeps_assets_log_rows_and_tokens_across_the_move()
     from inventory.models import Asset as CurrentAsset
 
     assert ActionLog._meta.db_table == "inventory_actionlog"
-    assert list(ActionLog.objects.order_by("pk").values()) == old_rows
+    # every old column keeps its value (activity 0002 adds columns of its own: tested below)
+    assert [{key: row[key] for key in old_rows[0]} for row in ActionLog.objects.order_by("pk").values()] == old_rows
     assert set(CurrentAsset.objects.values_list("asset_tag", flat=True)) == {"OLD-0", "OLD-1", "OLD-2"}
     assert CurrentContentType.objects.filter(app_label="activity", model="actionlog").exists()
     assert not CurrentContentType.objects.filter(app_label="inventory", model="actionlog").exists()
@@ -110,6 +111,73 @@ def test_custom_fields_migration_applies_on_a_populated_database():
     attached = api.patch(f"/api/v1/models/{model.pk}", {"fieldset_id": fieldset["id"]}, format="json").json()
     assert attached["payload"]["fieldset"] == {"id": fieldset["id"], "name": "Laptops"}
     assert api.get("/api/v1/hardware", {"search": "PRE-1"}).json()["total"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recorded_item_migration_backfills_a_populated_log():
+    """``activity 0002``/``0003`` (issue 25) record each row's item name and serial and its target's company.
+    Existing rows are filled from the database as it is, only where the item still belongs to the row's company: a
+    row of an asset that moved to another company since records nothing of it, so that company's later name never
+    shows. No row changes company, and every old column keeps its value."""
+    old = _migrate([("activity", "0001_initial")])
+    Company = old.get_model("companies", "Company")
+    User = old.get_model("accounts", "User")
+    StatusLabel = old.get_model("inventory", "StatusLabel")
+    Category = old.get_model("inventory", "Category")
+    AssetModel = old.get_model("inventory", "AssetModel")
+    Asset = old.get_model("inventory", "Asset")
+    OldLog = old.get_model("activity", "ActionLog")
+    a, b = Company.objects.create(name="A"), Company.objects.create(name="B")
+    viewer = User.objects.create(username="a-viewer", company=a, permissions={"reports.view": 1}, password="!")
+    alice = User.objects.create(username="alice", first_name="Alice", last_name="Amber", company=a, password="!")
+    label = StatusLabel.objects.create(name="Ready", type="deployable")
+    model = AssetModel.objects.create(name="X1", category=Category.objects.create(name="Laptops",
+                                                                                   category_type="asset"))
+    stays = Asset.objects.create(asset_tag="STAY-1", name="A desk", serial="S-1", model=model, status=label,
+                                 company=a)
+    moved = Asset.objects.create(asset_tag="MOVE-1", name="B secret project", serial="B-SERIAL", model=model,
+                                 status=label, company=b)  # was A's when its first row was written
+    now = timezone.now()
+
+    def row(**values):
+        return OldLog.objects.create(action_date=now, **values)
+
+    stays_log = row(action_type="checkout", item_type="asset", item_id=stays.pk, company=a, target_type="user",
+                    target_id=alice.pk)
+    moved_log = row(action_type="create", item_type="asset", item_id=moved.pk, company=a)
+    user_log = row(action_type="update", item_type="user", item_id=alice.pk, company=a)
+    label_log = row(action_type="create", item_type="statuslabel", item_id=label.pk)
+    gone_log = row(action_type="delete", item_type="asset", item_id=999_999, company=a)
+    old_rows = list(OldLog.objects.order_by("pk").values())
+
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    from accounts.models import User as CurrentUser
+    from activity.models import ActionLog
+
+    after = {log.pk: log for log in ActionLog.objects.all()}
+    assert [{key: value for key, value in vars(after[old_row["id"]]).items() if key in old_row}
+            for old_row in old_rows] == old_rows
+    assert (after[stays_log.pk].item_name, after[stays_log.pk].item_serial) == ("A desk", "S-1")
+    assert after[stays_log.pk].target_company_id == a.pk
+    assert (after[moved_log.pk].item_name, after[moved_log.pk].item_serial) == (None, None)
+    assert after[user_log.pk].item_name == "Alice Amber"
+    assert after[label_log.pk].item_name == "Ready"
+    assert after[gone_log.pk].item_name is None
+
+    from assetsvc.models import SiteSettings
+
+    site = SiteSettings.load()
+    site.full_multiple_companies_support = True
+    site.save()
+    api = APIClient()
+    api.force_authenticate(CurrentUser.objects.get(username="a-viewer"))
+    rows = api.get("/api/v1/reports/activity", {"limit": 50}).json()["rows"]
+    items = {entry["id"]: entry["item"] for entry in rows}
+    assert items[stays_log.pk]["name"] == "A desk"
+    assert items[moved_log.pk] == {"id": moved.pk, "name": None, "type": "asset", "serial": None}
+    assert "B secret project" not in str(rows) and "B-SERIAL" not in str(rows)
+    assert viewer.pk
 
 
 @pytest.mark.django_db(transaction=True)

@@ -497,15 +497,17 @@ def test_restore_ignores_serials_without_unique_serial(superuser):
 # --- helpers with a rule in them -------------------------------------------------------------------------------------
 
 
-def test_log_company_of_a_company_user_and_of_nobody(company, other_company):
+def test_log_company_is_the_items_whoever_acts(company, other_company):
+    """Issue 25: the item's company, not the actor's nor (for a super user) the target's."""
     member = UserFactory(company=company)
     asset = AssetFactory(company=other_company)
-    assert log_company_id(member, asset, None) == company.pk
-    assert log_company_id(UserFactory(), asset, None) is None
-    assert log_company_id(None, asset, None) is None
+    assert log_company_id(member, asset, None) == other_company.pk
+    assert log_company_id(UserFactory(), asset, None) == other_company.pk
+    assert log_company_id(None, asset, None) == other_company.pk
     boss = UserFactory(superuser=True, company=company)
     assert log_company_id(boss, asset, LocationFactory()) == other_company.pk
-    assert log_company_id(boss, asset, UserFactory(company=company)) == company.pk
+    assert log_company_id(boss, asset, UserFactory(company=company)) == other_company.pk
+    assert log_company_id(member, AssetFactory(), UserFactory(company=company)) is None
 
 
 def test_target_type_of():

@@ -24,6 +24,7 @@ from assetsvc.api.fields import (
     TextField,
     UserBriefField,
     VisibleMixin,
+    may_change_record,
 )
 from assetsvc.api.formats import brief
 from assetsvc.api.serializers import ApiModelSerializer
@@ -56,15 +57,18 @@ class RecordSerializer(serializers.ModelSerializer):
     updated_at = IsoUtcField()
     available_actions = serializers.SerializerMethodField()
 
-    def can(self, verb: str) -> bool:
-        return bool(self.context.get("can", {}).get(verb))
+    def can(self, verb: str, obj: Any = None) -> bool:
+        """The caller's right; ``edit`` and ``delete`` of ``obj`` also need that separation lets them change it (a
+        shared record is changed only by callers it does not limit: issue 25)."""
+        allowed = bool(self.context.get("can", {}).get(verb))
+        return allowed and (obj is None or verb not in ("edit", "delete") or may_change_record(self.context, obj))
 
     def deletable(self, obj) -> bool:
-        return (self.can("delete") and not getattr(obj, "in_use", False)
+        return (self.can("delete", obj) and not getattr(obj, "in_use", False)
                 and getattr(obj, "deleted_at", None) is None)
 
     def get_available_actions(self, obj) -> dict[str, bool]:
-        return {"update": self.can("edit"), "delete": self.deletable(obj)}
+        return {"update": self.can("edit", obj), "delete": self.deletable(obj)}
 
 
 # --- records ------------------------------------------------------------------------------------------------------
@@ -134,7 +138,7 @@ class ManufacturerSerializer(RecordSerializer):
 
     def get_available_actions(self, obj) -> dict[str, bool]:
         deleted = obj.deleted_at is not None
-        return {"update": self.can("edit") and not deleted, "restore": self.can("delete") and deleted,
+        return {"update": self.can("edit", obj) and not deleted, "restore": self.can("delete", obj) and deleted,
                 "delete": self.deletable(obj)}
 
 
@@ -204,7 +208,7 @@ class LocationSerializer(RecordSerializer):
 
     def get_available_actions(self, obj) -> dict[str, Any]:
         deletable = self.deletable(obj)
-        return {"update": self.can("edit"), "delete": deletable, "bulk_selectable": {"delete": deletable},
+        return {"update": self.can("edit", obj), "delete": deletable, "bulk_selectable": {"delete": deletable},
                 "clone": self.can("create")}
 
 
@@ -264,8 +268,8 @@ class AssetModelSerializer(RecordSerializer):
 
     def get_available_actions(self, obj) -> dict[str, bool]:
         deleted = obj.deleted_at is not None
-        return {"update": self.can("edit") and not deleted, "delete": self.deletable(obj),
-                "clone": self.can("create") and not deleted, "restore": self.can("delete") and deleted}
+        return {"update": self.can("edit", obj) and not deleted, "delete": self.deletable(obj),
+                "clone": self.can("create") and not deleted, "restore": self.can("delete", obj) and deleted}
 
 
 # --- write side ---------------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from assetsvc.api.fields import (
     ScopedPrimaryKeyRelatedField,
     StrictCharField,
     actions_schema,
+    may_change_record,
 )
 from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
 from inventory import custom_field_services as services
@@ -64,8 +65,9 @@ class CustomFieldSerializer(serializers.ModelSerializer):
     @extend_schema_field(actions_schema("update", "delete"))
     def get_available_actions(self, obj) -> dict[str, bool]:
         can = self.context.get("can", {})
-        deletable = bool(can.get("delete")) and not getattr(obj, "in_use", False)
-        return {"update": bool(can.get("edit")), "delete": deletable}
+        changeable = may_change_record(self.context, obj)  # issue 25: shared records
+        deletable = bool(can.get("delete")) and not getattr(obj, "in_use", False) and changeable
+        return {"update": bool(can.get("edit")) and changeable, "delete": deletable}
 
 
 class FieldRowsSerializer(serializers.Serializer):
@@ -124,7 +126,9 @@ class CustomFieldsetSerializer(serializers.ModelSerializer):
     def get_available_actions(self, obj) -> dict[str, bool]:
         can = self.context.get("can", {})
         in_use = bool(obj.memberships.all()) or bool(obj.models.all())
-        return {"update": bool(can.get("edit")), "delete": bool(can.get("delete")) and not in_use}
+        changeable = may_change_record(self.context, obj)  # issue 25: shared records
+        return {"update": bool(can.get("edit")) and changeable,
+                "delete": bool(can.get("delete")) and not in_use and changeable}
 
 
 class DefaultValueRowSerializer(serializers.Serializer):

@@ -18,6 +18,7 @@ from assetsvc.api.fields import (
     UserBriefField,
     actions_schema,
     person_brief,
+    visible_reference,
 )
 from assetsvc.api.formats import brief, money, record_formats
 from assetsvc.prepared import CompiledValues, int_sentinels
@@ -75,8 +76,8 @@ ROW_COLUMNS: tuple[str, ...] = (
     "status_id", "status__name", "status__type", "supplier_id", "supplier__name", "company_id", "company__name",
     "location_id", "location__name", "rtd_location_id", "rtd_location__name",
     "assigned_user__username", "assigned_user__first_name", "assigned_user__last_name", "assigned_user__email",
-    "assigned_user__employee_num",
-    "assigned_asset__name", "assigned_asset__asset_tag", "assigned_asset__model__name",
+    "assigned_user__employee_num", "assigned_user__company_id",
+    "assigned_asset__name", "assigned_asset__asset_tag", "assigned_asset__model__name", "assigned_asset__company_id",
     "assigned_location__name",
     "created_by_id", "created_by__username", "created_by__first_name", "created_by__last_name",
     "created_by__company_id", "model__fieldset_id",
@@ -95,8 +96,8 @@ class AssetRow:
          model_id, model_name, model_number, category_id, category_name, manufacturer_id, manufacturer_name,
          status_id, status_name, status_type, supplier_id, supplier_name, company_id, company_name,
          location_id, location_name, rtd_id, rtd_name,
-         user_username, user_first, user_last, user_email, user_employee_num,
-         target_name, target_tag, target_model_name, assigned_location_name,
+         user_username, user_first, user_last, user_email, user_employee_num, user_company_id,
+         target_name, target_tag, target_model_name, target_company_id, assigned_location_name,
          creator_id, creator_username, creator_first, creator_last, creator_company_id, self.fieldset_id) = row
         self.model = _ref(model_id, name=model_name, model_number=model_number,
                           category=_named(category_id, category_name),
@@ -108,9 +109,9 @@ class AssetRow:
         self.rtd_location = _named(rtd_id, rtd_name)
         self.assigned_user = _ref(
             self.assigned_user_id, username=user_username, first_name=user_first, last_name=user_last,
-            email=user_email, employee_num=user_employee_num,
+            email=user_email, employee_num=user_employee_num, company_id=user_company_id,
             full_name=full_name(user_first, user_last, user_username))
-        self.assigned_asset = _ref(self.assigned_asset_id, asset_tag=target_tag,
+        self.assigned_asset = _ref(self.assigned_asset_id, asset_tag=target_tag, company_id=target_company_id,
                                    display_name=asset_display_name(target_name, target_model_name))
         self.assigned_location = _named(self.assigned_location_id, assigned_location_name)
         self.created_by = _ref(creator_id, username=creator_username, company_id=creator_company_id,
@@ -167,9 +168,14 @@ def caller_permissions(user) -> dict[str, Any]:
     return perms
 
 
-def assigned_to(asset: Asset) -> dict[str, Any] | None:
+def assigned_to(asset: Asset, limit_company_id: int | None = None) -> dict[str, Any] | None:
+    """Who or what holds the asset; null when nobody does, or when it is a user or an asset of a company that
+    separation hides from the caller (a super user may check an asset out across companies: issue 25). The asset
+    still reads as checked out (``status_meta`` ``deployed``)."""
     if asset.assigned_user_id:
-        user = asset.assigned_user
+        user = visible_reference(asset.assigned_user, limit_company_id)
+        if user is None:
+            return None
         return {
             "id": user.pk,
             "username": user.username,
@@ -181,7 +187,9 @@ def assigned_to(asset: Asset) -> dict[str, Any] | None:
             "type": "user",
         }
     if asset.assigned_asset_id:
-        target = asset.assigned_asset
+        target = visible_reference(asset.assigned_asset, limit_company_id)
+        if target is None:
+            return None
         return {"id": target.pk, "name": target.display_name, "asset_tag": target.asset_tag, "type": "asset"}
     if asset.assigned_location_id:
         return {"id": asset.assigned_location.pk, "name": asset.assigned_location.name, "type": "location"}
@@ -228,7 +236,7 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "image": None,
         "qr": None,
         "alt_barcode": None,
-        "assigned_to": assigned_to(asset),
+        "assigned_to": assigned_to(asset, perms.get("limit_company_id")),
         "warranty_months": asset.warranty_months,
         "warranty_expires": warranty_expires,
         "created_by": person_brief(asset.created_by, perms.get("limit_company_id")),
