@@ -4,7 +4,7 @@ written as they are read, so a large export stays flat in memory.
 
 Cell formats are what the importer reads: dates ``YYYY-MM-DD``, costs with two decimals, booleans ``1``/``0``,
 ``Checked Out To`` the holder's username (empty for an asset checked out to another asset or a location, which the
-importer cannot express), ``Location`` an asset's default location (what the importer sets).
+importer cannot express, and for a holder of another company when the exporting user is limited to one), ``Location`` an asset's default location (what the importer sets).
 
 Assets also get one column per custom field that is in a fieldset (header: the field's name, in field id order; the
 ``db_column_name`` where the importer would read the name as another column): the plaintext of the fields of the
@@ -28,9 +28,11 @@ from itertools import islice
 from typing import IO, TYPE_CHECKING, Any
 
 from django.db import models
+from django.db.models import Case, F, Q, When
 
 from accounts.permissions import has_access
 from assetsvc.progress import Progress
+from companies.querysets import limiting_company_id
 from inventory import custom_values
 from inventory.csv_columns import COLUMNS, FORMULA_START, quote_formula
 from inventory.models import Accessory, Asset, Component, Consumable, CustomField, CustomFieldsetField, License
@@ -113,12 +115,23 @@ def custom_columns(kind: str = "asset") -> list[tuple[CustomField, str]]:
     return columns
 
 
+def _asset_paths(user: User | None) -> dict[str, Any]:
+    """The asset paths for ``user``: a holder of another company than the one the exporting user is limited to is
+    left empty, as ``assigned_to`` is null in their API answers (issue 25 item 3)."""
+    limit = limiting_company_id(user)
+    if limit is None:
+        return _ASSET_PATHS
+    visible = Q(assigned_user__company_id__isnull=True) | Q(assigned_user__company_id=limit)
+    return {**_ASSET_PATHS, "checked_out_to": Case(When(visible, then=F("assigned_user__username")),
+                                                   default=None, output_field=models.CharField())}
+
+
 def export_rows(kind: str, queryset: models.QuerySet, *, chunk_size: int = 2000,
                 user: User | None = None, quote: bool = False) -> Iterator[list[str]]:
     """The header, then one list of cells per item (read in chunks by the database cursor). ``quote``: text cells
     and headers as CSV writes them (module docstring)."""
     columns = COLUMNS[kind]
-    paths = _ASSET_PATHS if kind == "asset" else _STOCK_PATHS
+    paths = _asset_paths(user) if kind == "asset" else _STOCK_PATHS
     headers = [column.header for column in columns]
     values = queryset.values_list(*(paths[column.key] for column in columns))
     cell = _quoted_cell if quote else _cell

@@ -129,3 +129,29 @@ def test_other_kinds_round_trip(superuser, tmp_path, kind):
     assert "1 rows: 0 created, 0 updated, 1 skipped, 0 failed." in out
     model = Accessory if kind == "accessories" else License
     assert model.objects.count() == 1
+
+
+def test_export_by_a_limited_user_hides_another_companys_holder(fmcs_on, superuser, make_client):
+    """Issue 25 item 3 in exports: a super user checked company B's asset out to a company-A user; B's staff export
+    the asset without A's username ("Checked Out To" empty, as ``assigned_to`` is null in B's API answers), while a
+    holder of their own company and an unlimited export still name the holder."""
+    a, b = CompanyFactory(name="A"), CompanyFactory(name="B")
+    UserFactory(username="b-staff", company=b)
+    alice = UserFactory(username="alice-a", company=a)
+    bob = UserFactory(username="bob-b", company=b)
+    foreign = AssetFactory(asset_tag="B-FOREIGN", company=b)
+    own = AssetFactory(asset_tag="B-OWN", company=b)
+    api = make_client(superuser)
+    for asset, holder in ((foreign, alice), (own, bob)):
+        answer = api.post(f"/api/v1/hardware/{asset.pk}/checkout",
+                          {"checkout_to_type": "user", "assigned_user": holder.pk}, format="json")
+        assert answer.json()["status"] == "success", answer.json()
+
+    out, _ = command("export_assets", "--user", "b-staff", "--no-progress")
+    rows = {row["Asset Tag"]: row for row in csv.DictReader(io.StringIO(out))}
+    assert rows["B-FOREIGN"]["Checked Out To"] == "" and "alice-a" not in out
+    assert rows["B-OWN"]["Checked Out To"] == "bob-b"
+
+    out, _ = command("export_assets", "--no-progress")
+    rows = {row["Asset Tag"]: row for row in csv.DictReader(io.StringIO(out))}
+    assert rows["B-FOREIGN"]["Checked Out To"] == "alice-a"
