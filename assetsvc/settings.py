@@ -301,6 +301,9 @@ RATELIMIT_USE_CACHE = "default"
 # Where the admin's CSV import keeps an uploaded file between its preview and its confirmation (issue 14;
 # docs/import-export.md): empty = the system temporary directory. Several hosts behind one admin need a shared one.
 CSV_IMPORT_DIR = os.environ.get("CSV_IMPORT_DIR", "")
+# An admin CSV upload of more lines than this is previewed and imported by the task worker (`db_worker`), with its
+# progress on a page, instead of in the request (docs/import-export.md, "Large files").
+CSV_IMPORT_TASK_ROWS = env_int("CSV_IMPORT_TASK_ROWS", 2000, minimum=0)
 # DOT's swappable models, named explicitly so our foreign keys to them resolve in migrations.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
@@ -518,11 +519,14 @@ class AssetImporter:
 
 
 def import_csv(kind: str, stream: IO[str] | IO[bytes], *, actor: User, update: bool = False,
-               dry_run: bool = False, progress_stream: IO[str] | None = None) -> ImportResult:
+               dry_run: bool = False, progress_stream: IO[str] | None = None,
+               report: Callable[[int, int], None] | None = None) -> ImportResult:
     """Import one CSV file of ``kind`` (``asset``, ``accessory``, ``consumable``, ``component``, ``license``) as
-    ``actor``. Raises ``csv_columns.CsvFileError`` when the file as a whole is unreadable (nothing written)."""
+    ``actor``. Raises ``csv_columns.CsvFileError`` when the file as a whole is unreadable (nothing written).
+    ``report``: told (rows done, total) after every batch (``assetsvc.progress.Progress``)."""
     rows = read_csv(kind, stream, extra=custom_headers() if kind == "asset" else None)
-    progress = Progress(len(rows.rows), verb="dry run" if dry_run else "imported", stream=progress_stream)
+    progress = Progress(len(rows.rows), verb="dry run" if dry_run else "imported", stream=progress_stream,
+                        report=report)
     try:
         if kind == "asset":
             return AssetImporter(actor=actor, update=update, dry_run=dry_run, progress=progress).run(rows)
