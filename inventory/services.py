@@ -339,11 +339,14 @@ def asset_update_many(*, assets: list[Asset], actor: User, data: dict[str, Any],
             change = dict(data)
             if "rtd_location" in change and "location" not in change and not row.is_assigned:
                 change["location"] = change["rtd_location"]
-            before = _snapshot(row)
+            # only the changed columns are compared (asset_update snapshots every column: the others cannot differ)
+            fields = [Asset._meta.get_field(name) for name in change]
+            before = {f.attname: f.to_python(getattr(row, f.attname)) for f in fields}
             for name, value in change.items():
                 setattr(row, name, value)
             row.clean()
-            changes = _changes(before, _snapshot(row))
+            changes = _changes(before, {f.attname: f.to_python(getattr(row, f.attname)) for f in fields},
+                               UNLOGGED_FIELDS)
             custom = customs.get(asset.pk)
             if custom is not None:
                 changes.update(custom_values.plan_values(row, custom, stored.get(row.pk, {}), writes, holders))
