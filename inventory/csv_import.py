@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -100,6 +101,10 @@ _ASSET_SCALARS = ("name", "serial", "purchase_date", "purchase_cost", "order_num
 _ERROR_COLUMNS = {"status_id": "status", "model_id": "model", "location_id": "location",
                   "rtd_location_id": "location", "supplier_id": "supplier", "company_id": "company",
                   "assigned_user": "checked_out_to", "": "asset_tag"}
+
+
+#: What ``custom_values.plan_values`` reads of an asset not created yet (a model instance per row costs more).
+_NEW_ASSET = SimpleNamespace(pk=None, deleted_at=None)
 
 
 @dataclass
@@ -448,7 +453,7 @@ class AssetImporter:
             if row.custom is not None and row.custom.values:
                 planned = custom_values.ValueWrites(claimed=claimed)
                 try:
-                    custom_values.plan_values(Asset(), row.custom, {}, planned, holders, owner=row.line)
+                    custom_values.plan_values(_NEW_ASSET, row.custom, {}, planned, holders, owner=row.line)
                 except DjangoValidationError as exc:
                     record_failure(self.result, row.line, row.cells, self._problems(exc))
                     continue
