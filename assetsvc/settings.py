@@ -314,6 +314,9 @@ CSV_IMPORT_DIR = os.environ.get("CSV_IMPORT_DIR", "")
 CSV_IMPORT_PREVIEW_RATE = os.environ.get("CSV_IMPORT_PREVIEW_RATE", "30/h").strip()
 if CSV_IMPORT_PREVIEW_RATE and not re.fullmatch(r"[0-9]+/[0-9]*[smhd]", CSV_IMPORT_PREVIEW_RATE):
     raise ImproperlyConfigured("CSV_IMPORT_PREVIEW_RATE must look like 30/h (or be empty for no limit)")
+# An admin CSV upload of more lines than this is previewed and imported by the task worker (`db_worker`), with its
+# progress on a page, instead of in the request (docs/import-export.md, "Large files").
+CSV_IMPORT_TASK_ROWS = env_int("CSV_IMPORT_TASK_ROWS", 2000, minimum=0)
 # DOT's swappable models, named explicitly so our foreign keys to them resolve in migrations.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"

@@ -14,6 +14,11 @@ Previews are rate-limited per user (``CSV_IMPORT_PREVIEW_RATE``) and logged (log
 which kind, the file's size and the dry run's summary): a preview writes nothing, so without them repeated previews
 would be an unrecorded way to probe the database (issue 25).
 
+A file of more than ``CSV_IMPORT_TASK_ROWS`` lines is not run in the request (issue 25): its dry run and then its
+import are jobs of the task worker (``inventory.import_tasks``), each shown by the job page (``import/job/<id>/``:
+rows done of the total while it runs, reloading itself; the counts, errors and notes at the end; a finished dry run's
+confirmation button). Only the job's user sees it.
+
 Rights: importing needs the add permission (and the change permission with "update existing"); exporting needs the
 view permission. The acting user decides company separation as in the API: a user limited to a company imports
 into it and exports only its items.
@@ -28,6 +33,7 @@ import re
 import secrets
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +42,18 @@ from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 
 from assetsvc.request_meta import current_request_meta, reset_request_meta, set_request_meta
+from inventory import import_tasks
 from inventory.csv_columns import COLUMNS, MAX_FIELD_SIZE, CsvFileError
 from inventory.csv_export import export_queryset, write_export
 from inventory.csv_import import import_csv
+from inventory.models import ImportJob
 
 #: Largest upload accepted (bytes).
 MAX_UPLOAD = 50 * 1024 * 1024
@@ -75,15 +83,17 @@ def import_dir() -> Path:
     return directory
 
 
-def _keep_upload(upload: Any) -> Path:
+def _keep_upload(upload: Any) -> tuple[Path, int]:
     """Write an upload to a new file of :func:`import_dir` that only the service's user may read (0600, whatever
-    the umask; never through an existing file or link of that name)."""
+    the umask; never through an existing file or link of that name); the file and its count of line breaks."""
     target = import_dir() / f"{secrets.token_hex(16)}.csv"
     descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    lines = 0
     with os.fdopen(descriptor, "wb") as kept:
         for chunk in upload.chunks():
             kept.write(chunk)
-    return target
+            lines += chunk.count(b"\n")
+    return target, lines
 
 
 def sweep_expired_uploads(now: float | None = None) -> int:
@@ -134,6 +144,7 @@ class CsvImportExportMixin:
         return [
             path("import/", wrap(self.csv_import_view), name=self._url_name("import")),
             path("import/confirm/", wrap(self.csv_confirm_view), name=self._url_name("import_confirm")),
+            path("import/job/<uuid:job_id>/", wrap(self.csv_job_view), name=self._url_name("import_job")),
             *super().get_urls(),
         ]
 
@@ -188,8 +199,10 @@ class CsvImportExportMixin:
                 return TemplateResponse(request, "admin/inventory/import/upload.html", self._context(
                     request, form=form, max_cell=MAX_FIELD_SIZE), status=429)
             sweep_expired_uploads()
-            target = _keep_upload(form.cleaned_data["file"])
+            target, lines = _keep_upload(form.cleaned_data["file"])
             name = target.name
+            if lines > settings.CSV_IMPORT_TASK_ROWS:  # the header, and perhaps a last line without a newline
+                return self._start_job(request, target, update=update, dry_run=True)
             try:
                 with open(target, "rb") as stream:
                     result = self._run(request, stream, update=update, dry_run=True)
@@ -244,6 +257,37 @@ class CsvImportExportMixin:
         if len(result.errors) > MESSAGE_ERRORS:
             messages.error(request, f"... and {len(result.errors) - MESSAGE_ERRORS} more errors.")
         return HttpResponseRedirect(self._context(request)["changelist_url"])
+
+    # --- large files: the task worker (issue 25) ---------------------------------------------------------------
+
+    def _start_job(self, request: HttpRequest, target: Path, *, update: bool, dry_run: bool) -> HttpResponse:
+        meta = current_request_meta()
+        job = import_tasks.start_job(kind=self.csv_kind, user=request.user, path=str(target), update=update,
+                                     dry_run=dry_run, remote_ip=meta.get("remote_ip", ""),
+                                     user_agent=meta.get("user_agent", ""))
+        return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import_job')}",
+                                            args=[job.pk]))
+
+    def csv_job_view(self, request: HttpRequest, job_id):
+        """A worker's job: its progress (the page reloads itself until the job is done), then its outcome; a
+        finished dry run offers the confirmation (POST: the import itself, as a new job on the same file)."""
+        job = ImportJob.objects.filter(pk=job_id, kind=self.csv_kind, user=request.user).first()
+        if job is None:
+            raise Http404("No such import.")
+        self._check_rights(request, update=job.update)
+        if request.method == "POST":
+            expired = job.created_at < timezone.now() - timedelta(seconds=TOKEN_AGE)
+            if not (job.dry_run and job.status == ImportJob.Status.DONE) or job.result.get("confirmed") or expired \
+                    or not Path(job.file).exists():
+                messages.error(request, "This import preview has expired or was already confirmed; upload the file "
+                                        "again.")
+                return HttpResponseRedirect(reverse(f"{self.admin_site.name}:{self._url_name('import')}"))
+            response = self._start_job(request, Path(job.file), update=job.update, dry_run=False)
+            ImportJob.objects.filter(pk=job.pk).update(result={**job.result, "confirmed": True})
+            return response
+        return TemplateResponse(request, "admin/inventory/import/job.html", self._context(
+            request, job=job, result=job.result, refresh=not job.finished,
+            upload_url=reverse(f"{self.admin_site.name}:{self._url_name('import')}")))
 
     # --- export actions ----------------------------------------------------------------------------------------
 

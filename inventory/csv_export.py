@@ -4,7 +4,8 @@ written as they are read, so a large export stays flat in memory.
 
 Cell formats are what the importer reads: dates ``YYYY-MM-DD``, costs with two decimals, booleans ``1``/``0``,
 ``Checked Out To`` the holder's username (empty for an asset checked out to another asset or a location, which the
-importer cannot express, and for a holder of another company when the exporting user is limited to one), ``Location`` an asset's default location (what the importer sets).
+importer cannot express, and for a holder of another company when the exporting user is limited to one),
+``Location`` an asset's default location (what the importer sets).
 
 Assets also get one column per custom field that is in a fieldset (header: the field's name, in field id order; the
 ``db_column_name`` where the importer would read the name as another column): the plaintext of the fields of the

@@ -19,8 +19,9 @@ Rules:
   read by ``custom_values.read_input`` against the fields of the row's model's fieldset (the API's checks and
   messages; required fields on create and on a model change). An empty cell sets nothing (an update keeps the value);
   a cell of a field outside the model's fieldset, an ``ENCRYPTED`` cell of an encrypted field (an export made without
-  the permission to read it) and encrypted values the actor may not write are ignored and counted in the notes. Rows
-  with values go through the services (no bulk create), which store and log them.
+  the permission to read it) and encrypted values the actor may not write are ignored and counted in the notes. New
+  rows with values are created in the batch's bulk create, their values in one more multi-row ``INSERT``; unique
+  values are judged for the batch in one query (issue 25). Updates store them through ``asset_update``.
 - ``dry_run``: the same work inside a transaction that is rolled back: the counts are exact, nothing stays.
 - The acting user decides company separation as in the API (rule 7): a user limited to a company imports into it
   (the Company column is ignored) and sees only its items and people.
@@ -30,8 +31,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -46,7 +49,7 @@ from activity.services import log_actions_bulk
 from assetsvc.admin_services import SERVICE_ERRORS, error_map
 from assetsvc.api.fields import TextField
 from assetsvc.progress import Progress
-from assetsvc.site import get_site_settings
+from assetsvc.site import close_request_scope, get_site_settings, open_request_scope
 from companies.querysets import limiting_company_id
 from inventory import custom_values, services, signals
 from inventory.api.hardware.serializers import AssetWriteSerializer
@@ -301,7 +304,7 @@ class AssetImporter:
         stored = custom_values.values_of([existing]).get(existing, {}) if model_changed else {}
         custom = custom_values.read_input(data, slots=slots, may_write_encrypted=self.may_write_encrypted,
                                           existing=stored, asset_pk=existing, creating=creating,
-                                          model_changed=model_changed)
+                                          model_changed=model_changed, known=set(), check_unique=False)
         names_of = {slot.field.db_column_name: slot.field.name for slot in slots}
         for column, texts in custom.errors.items():
             header = self.custom_headers.get(column) or names_of.get(column, column)
@@ -370,17 +373,22 @@ class AssetImporter:
     # writing ---------------------------------------------------------------------------------------------------
 
     def write(self, rows: list[_AssetRow]) -> None:
-        """New rows with a tag and no custom values in bulk (checkouts included); generated tags, rows with custom
-        values and updates row by row."""
-        bulk = [row for row in rows if row.existing is None and row.tag and not (row.custom and row.custom.values)
+        """New rows with a tag in bulk (checkouts and custom values included); generated tags and updates row by
+        row."""
+        bulk = [row for row in rows if row.existing is None and row.tag
                 and (row.target is None or row.data["status"].type == StatusType.DEPLOYABLE)]
         single = [row for row in rows if row not in bulk] if len(bulk) != len(rows) else []
-        with transaction.atomic():  # one commit per batch; each row below is a savepoint
-            if bulk:
-                self._bulk_create(bulk)
-            current = Asset.objects.in_bulk([row.existing for row in single if row.existing is not None])
-            for row in single:
-                self._one(row, current)
+        # the site settings read once per batch (the signals' receivers ask for them per row), as in a request
+        scope = open_request_scope()
+        try:
+            with transaction.atomic():  # one commit per batch; each row below is a savepoint
+                if bulk:
+                    self._bulk_create(bulk)
+                current = Asset.objects.in_bulk([row.existing for row in single if row.existing is not None])
+                for row in single:
+                    self._one(row, current)
+        finally:
+            close_request_scope(scope)
 
     def _new_asset(self, row: _AssetRow, moment: datetime) -> tuple[Asset, dict[str, Any] | None]:
         """The asset as ``asset_create`` builds it; checked out to the row's user as ``AssetKind.assign`` does,
@@ -401,12 +409,16 @@ class AssetImporter:
         """``asset_create`` (with its checkout) for many rows at once: the assets, their ``create new`` and
         ``checkout`` log rows, then the checkout signals (notifications), in one savepoint."""
         moment = timezone.now()
+        rows, values = self._plan_values(rows)
+        if not rows:
+            return
         built = [self._new_asset(row, moment) for row in rows]
         try:
             with transaction.atomic():
                 if self.site.auto_increment_assets:
                     self._bump_counter([row.tag for row in rows])
                 assets = Asset.objects.bulk_create([asset for asset, _ in built])
+                self._store_values(assets, rows, values)
                 entries = [{"action_type": ActionType.CREATE, "item_type": "asset", "item_id": asset.pk,
                             "actor": self.actor, "company_id": log_company_id(self.actor, asset, None), "item": asset,
                             "location_id": getattr(row.data.get("rtd_location"), "pk", None), "action_date": moment}
@@ -420,6 +432,8 @@ class AssetImporter:
                              "note": CHECKOUT_NOTE, "log_meta": changes, "action_date": moment}
                             for asset, row, changes in out]
                 logs = log_actions_bulk(entries)
+                for asset, log in zip(assets, logs, strict=False):
+                    signals.send_lifecycle("asset", ActionType.CREATE, item=asset, actor=self.actor, log=log)
                 for (asset, row, _), log in zip(out, logs[len(assets):], strict=True):
                     signals.asset_checked_out.send(sender=Asset, item=asset, actor=self.actor, target=row.target,
                                                    note=CHECKOUT_NOTE, log=log, quantity=1)
@@ -430,6 +444,39 @@ class AssetImporter:
         for row, asset in zip(rows, assets, strict=True):
             self.tags[tag_key(row.tag)] = asset.pk
             self.result.outcome(row.line, "created", row.cells)
+
+    def _plan_values(self, rows: list[_AssetRow]) -> tuple[list[_AssetRow], dict[int, custom_values.ValueWrites]]:
+        """The custom value rows of new assets (``custom_values.plan_values``: unique values judged for the batch in
+        one query, against the database and the earlier rows of the file); a row whose unique value is taken fails
+        here. Returns the rows to create and each one's planned values (by line)."""
+        holders = custom_values.unique_holders(row.custom for row in rows)
+        claimed: dict[tuple[int, str, int], Any] = {}
+        kept, values = [], {}
+        for row in rows:
+            if row.custom is not None and row.custom.values:
+                planned = custom_values.ValueWrites(claimed=claimed)
+                try:
+                    # what plan_values reads of an asset not created yet (a model instance per row costs more)
+                    new_asset = SimpleNamespace(pk=None, deleted_at=None,
+                                                company_id=getattr(row.data.get("company"), "pk", None))
+                    custom_values.plan_values(new_asset, row.custom, {}, planned, holders, owner=row.line)
+                except DjangoValidationError as exc:
+                    record_failure(self.result, row.line, row.cells, self._problems(exc))
+                    continue
+                values[row.line] = planned
+            kept.append(row)
+        return kept, values
+
+    @staticmethod
+    def _store_values(assets: list[Asset], rows: list[_AssetRow], values: dict[int, custom_values.ValueWrites]
+                      ) -> None:
+        """The planned values of the new assets, in one multi-row ``INSERT``."""
+        writes = custom_values.ValueWrites()
+        for asset, row in zip(assets, rows, strict=True):
+            for value in values[row.line].inserts if row.line in values else ():
+                value.asset_id = asset.pk
+                writes.inserts.append(value)
+        custom_values.apply_writes(writes)
 
     def _bump_counter(self, tags: list[str]) -> None:
         prefix = self.site.auto_increment_prefix.lower()
@@ -483,11 +530,14 @@ class AssetImporter:
 
 
 def import_csv(kind: str, stream: IO[str] | IO[bytes], *, actor: User, update: bool = False,
-               dry_run: bool = False, progress_stream: IO[str] | None = None) -> ImportResult:
+               dry_run: bool = False, progress_stream: IO[str] | None = None,
+               report: Callable[[int, int], None] | None = None) -> ImportResult:
     """Import one CSV file of ``kind`` (``asset``, ``accessory``, ``consumable``, ``component``, ``license``) as
-    ``actor``. Raises ``csv_columns.CsvFileError`` when the file as a whole is unreadable (nothing written)."""
+    ``actor``. Raises ``csv_columns.CsvFileError`` when the file as a whole is unreadable (nothing written).
+    ``report``: told (rows done, total) after every batch (``assetsvc.progress.Progress``)."""
     rows = read_csv(kind, stream, extra=custom_headers() if kind == "asset" else None)
-    progress = Progress(len(rows.rows), verb="dry run" if dry_run else "imported", stream=progress_stream)
+    progress = Progress(len(rows.rows), verb="dry run" if dry_run else "imported", stream=progress_stream,
+                        report=report)
     try:
         if kind == "asset":
             return AssetImporter(actor=actor, update=update, dry_run=dry_run, progress=progress).run(rows)

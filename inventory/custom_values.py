@@ -297,20 +297,27 @@ def read_input(
     creating: bool = False,
     model_changed: bool = False,
     audit: bool = False,
+    known: set[str] | None = None,
+    check_unique: bool = True,
 ) -> CustomInput:
     """Read the custom values of a write (``data``: the request's input) against ``slots``, the fields of the asset's
     (new) model's fieldset. ``existing``: field id → stored text of the asset's values (empty on create).
 
     ``audit``: only top-level keys of fields flagged ``display_audit`` are written; other keys are ``ignored``, and
-    nested entries are not read (§11.1, "Audit")."""
+    nested entries are not read (§11.1, "Audit").
+
+    A batch (``PATCH /hardware/bulk``, the CSV import) passes ``known``, the ``_snipeit_*`` columns some field has
+    (read once for the batch), and ``check_unique=False``: :func:`plan_values` then judges unique values for the
+    whole batch in one query."""
     existing = existing or {}
     result = CustomInput()
     by_column = {slot.field.db_column_name: slot for slot in slots}
     by_name = {slot.field.name.strip().lower(): slot for slot in slots}
     top = {key: value for key, value in data.items() if isinstance(key, str) and key.startswith(PREFIX)}
     strangers = [key for key in top if key not in by_column]
-    known = set(CustomField.objects.filter(db_column_name__in=strangers).values_list("db_column_name", flat=True)) \
-        if strangers else set()
+    if known is None:
+        known = set(CustomField.objects.filter(db_column_name__in=strangers).values_list("db_column_name", flat=True)) \
+            if strangers else set()
 
     nested = {} if audit else _nested_entries(data, result.errors)
     for key, raw in nested.items():
@@ -367,7 +374,8 @@ def read_input(
             has_value = written[1] is not None if written else bool(existing.get(slot.field.pk))
             if not has_value:
                 result.errors[column] = [f"The {slot.field.name} field is required."]
-    _check_unique(result, asset_pk)
+    if check_unique:
+        _check_unique(result, asset_pk)
     return result
 
 
@@ -599,3 +607,128 @@ def reencrypt_all(batch: int = 500) -> tuple[int, int]:
         row.save(update_fields=["value", "unique_key", "unique_scope"])
         rewritten += 1
     return rewritten, unreadable
+
+
+# --- storing the values of many assets at once (issue 25: the bulk paths) -----------------------------------------
+
+
+@dataclass
+class ValueWrites:
+    """The value rows of a batch, planned asset by asset (:func:`plan_values`) and stored together
+    (:func:`apply_writes`) in a fixed number of statements, whatever the number of assets."""
+
+    inserts: list[AssetFieldValue] = field(default_factory=list)
+    updates: list[AssetFieldValue] = field(default_factory=list)
+    deletes: list[int] = field(default_factory=list)
+    #: :func:`claim_key` → the asset of this batch that writes it (the first one; later ones fail).
+    claimed: dict[tuple[int, str, int], Any] = field(default_factory=dict)
+
+
+def stored_rows_of(asset_ids: Iterable[int]) -> dict[int, dict[int, AssetFieldValue]]:
+    """asset id → field id → stored row, for many assets in one query (:func:`stored_rows` of each)."""
+    rows: dict[int, dict[int, AssetFieldValue]] = {}
+    ids = list(asset_ids)
+    if ids:
+        for row in AssetFieldValue.objects.filter(asset_id__in=ids).order_by():
+            rows.setdefault(row.asset_id, {})[row.field_id] = row
+    return rows
+
+
+def _unique_wanted(custom: CustomInput) -> dict[tuple[int, str], CustomField]:
+    return {(field_.pk, unique_digest(text, encrypted=field_.field_encrypted)): field_
+            for field_, text in custom.values.values() if field_.is_unique and text is not None}
+
+
+def claim_key(field_id: int, key: str, scope: int) -> tuple[int, str, int]:
+    """What a unique value is unique as: per company (``scope``, :func:`unique_scope`) with separation on, across
+    all companies with it off (the scope then always 0)."""
+    return (field_id, key, scope if _separated() else 0)
+
+
+def unique_holders(customs: Iterable[CustomInput | None]) -> dict[tuple[int, str, int], set[int]]:
+    """:func:`claim_key` → the assets holding that value now, for every unique value of the batch's inputs, in one
+    query (none without unique values): :func:`read_input`'s check, made once for the batch. With separation off the
+    fields are locked first (:func:`_lock_fields`: the constraint is per company only), so call it inside the
+    batch's transaction."""
+    wanted: set[tuple[int, str]] = set()
+    for custom in customs:
+        if custom is not None:
+            wanted.update(_unique_wanted(custom))
+    holders: dict[tuple[int, str, int], set[int]] = {}
+    if wanted:
+        _lock_fields(pk for pk, _ in wanted)
+        taken = AssetFieldValue.objects.filter(unique_key__in={key for _, key in wanted},
+                                               field_id__in={pk for pk, _ in wanted})
+        for asset_id, field_id, key, scope in taken.values_list("asset_id", "field_id", "unique_key", "unique_scope"):
+            if (field_id, key) in wanted:
+                holders.setdefault(claim_key(field_id, key, scope), set()).add(asset_id)
+    return holders
+
+
+def plan_values(asset: Any, custom: CustomInput, rows: Mapping[int, AssetFieldValue], writes: ValueWrites,
+                holders: Mapping[tuple[int, str, int], set[int]], *, owner: Any = None) -> dict[str, dict]:
+    """:func:`write_values` for one asset of a batch, without writing: adds its rows to ``writes`` and returns its
+    changes (``log_meta`` entries). A unique value another asset holds (``holders``) or an earlier asset of the batch
+    claimed is the field's error (``ValidationError``), and then nothing of this asset is planned. ``owner``: who
+    claims the asset's unique values (its pk by default; the CSV import's row before the asset exists)."""
+    owner = asset.pk if owner is None else owner
+    live = asset.deleted_at is None
+    scope = unique_scope(asset)
+    errors: dict[str, list[str]] = {}
+    for (field_id, key), field_ in _unique_wanted(custom).items():
+        claim = claim_key(field_id, key, scope)
+        others = holders.get(claim, set()) - {asset.pk}
+        if live and (others or writes.claimed.get(claim, owner) != owner):
+            errors[field_.db_column_name] = [unique_taken(field_)]
+    if errors:
+        raise ValidationError(errors)
+    changes: dict[str, dict] = {}
+    inserts, updates, deletes, claims = [], [], [], {}
+    for field_, text in custom.values.values():
+        row = rows.get(field_.pk)
+        old = plain(field_, row.value) if row is not None else None
+        if text == old or (text is None and row is None):
+            continue
+        changes[field_.db_column_name] = {"old": _logged(field_, old), "new": _logged(field_, text)}
+        if text is None:
+            deletes.append(row.pk)
+            continue
+        value = encrypt(text) if field_.field_encrypted else text
+        unique_key = unique_digest(text, encrypted=field_.field_encrypted) if field_.is_unique and live else None
+        row_scope = scope if unique_key is not None else 0
+        if unique_key is not None:
+            claims[claim_key(field_.pk, unique_key, scope)] = owner
+        if row is None:
+            inserts.append(AssetFieldValue(asset_id=asset.pk, field=field_, value=value, unique_key=unique_key,
+                                           unique_scope=row_scope))
+        else:
+            row.value, row.unique_key, row.unique_scope = value, unique_key, row_scope
+            updates.append(row)
+    writes.inserts += inserts
+    writes.updates += updates
+    writes.deletes += deletes
+    writes.claimed.update(claims)
+    return changes
+
+
+def apply_writes(writes: ValueWrites) -> None:
+    """Store a batch's planned rows: one ``DELETE``, one ``UPDATE`` per value several rows share (a bulk change's
+    plain value), one ``UPDATE ... CASE`` for the rest (encrypted tokens all differ), one multi-row ``INSERT``. Runs in
+    the caller's transaction; an ``IntegrityError`` (a concurrent writer stored a unique value first) is the
+    caller's to handle (the bulk paths redo the batch row by row, where each row gets its field error)."""
+    if writes.deletes:
+        AssetFieldValue.objects.filter(pk__in=writes.deletes)._raw_delete(AssetFieldValue.objects.db)
+    groups: dict[tuple[int, str, str | None, int], list[AssetFieldValue]] = {}
+    for row in writes.updates:
+        groups.setdefault((row.field_id, row.value, row.unique_key, row.unique_scope), []).append(row)
+    each = []  # values of one row (encrypted tokens, a CSV file's own values): one UPDATE ... CASE for all
+    for (_, value, unique_key, scope), rows in groups.items():
+        if len(rows) == 1:
+            each += rows
+        else:
+            AssetFieldValue.objects.filter(pk__in=[row.pk for row in rows]).update(
+                value=value, unique_key=unique_key, unique_scope=scope)
+    if each:
+        AssetFieldValue.objects.bulk_update(each, ["value", "unique_key", "unique_scope"])
+    if writes.inserts:
+        AssetFieldValue.objects.bulk_create(writes.inserts)

@@ -144,7 +144,7 @@ class TestImport:
         assert custom["MAC Address"]["value"] == "aa:bb:cc:dd:ee:ff"
         assert custom["IMEI"]["value"] == "356938035643809"
         assert custom["Recovery Key"]["value"] == "s3cret"
-        assert ActionLog.objects.filter(item_id=asset.pk, action_type=ActionType.CREATE).count() == 1
+        assert ActionLog.objects.filter(item_type="asset", item_id=asset.pk, action_type=ActionType.CREATE).count() == 1
 
     def test_bad_mac_fails_only_its_row_naming_the_column(self, superuser, fields, model, tmp_path):
         out, err = import_rows(tmp_path, [

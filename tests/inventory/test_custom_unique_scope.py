@@ -106,6 +106,26 @@ class TestSeparationOn:
         assert answer["status"] == "success", answer
         assert values_of("B-2", fields["key"]) == SECRET
 
+    def test_bulk_judges_unique_values_per_company_in_one_batch(self, fmcs_on, fields, model, held, b_admin,
+                                                                make_client):
+        """The set-based bulk path (issue 25 item 23) keeps the per-company rule: company A's value is free in B,
+        the batch's first asset of B takes it and the next one of the same batch is refused, and a value another
+        asset of B holds is refused; the values are stored with B's scope."""
+        mine = [AssetFactory(model=model, company=b_admin.company, asset_tag=f"B-{n}") for n in (1, 2, 3)]
+        client = make_client(b_admin)
+
+        answer = client.patch(f"{URL}/bulk", {"ids": [mine[0].pk, mine[1].pk], col(fields["imei"]): IMEI},
+                              format="json").json()
+        assert answer["status"] == "partial", answer
+        assert values_of("B-1", fields["imei"]) == IMEI and values_of("B-2", fields["imei"]) is None
+        assert set(AssetFieldValue.objects.filter(field=fields["imei"], unique_key__isnull=False)
+                   .values_list("asset__asset_tag", "unique_scope")) == {("A-1", held.company_id),
+                                                                         ("B-1", b_admin.company_id)}
+
+        answer = client.patch(f"{URL}/bulk", {"ids": [mine[2].pk], col(fields["imei"]): IMEI}, format="json").json()
+        assert answer["status"] == "error", answer
+        assert values_of("B-3", fields["imei"]) is None
+
     def test_the_value_stays_unique_within_the_company(self, fmcs_on, fields, model, held, b_admin, make_client,
                                                        company):
         client = make_client(b_admin)

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from accounts.models import User
 from accounts.services import USER_NOT_FOUND
 from activity.models import ActionLog
-from assetsvc.api.exceptions import BadQueryParameter
+from assetsvc.api.exceptions import BadQueryParameter, error_messages
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envelope
@@ -40,6 +40,7 @@ from inventory.api.hardware.bulk import (
     field_errors,
     forbidden_keys,
     refuse_batch,
+    result_row,
     run_rows,
 )
 from inventory.api.hardware.records import (
@@ -191,20 +192,24 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
         return self._fieldset_slots[key]
 
     def read_custom(self, data: dict[str, Any], *, model, asset: Asset | None = None,
-                    audit: bool = False) -> custom_values.CustomInput | None:
+                    audit: bool = False, **batch: Any) -> custom_values.CustomInput | None:
         """The write's custom values against the fields of ``model`` (the asset's new or current model); None when
-        the write has none and cannot miss a required one (an update that keeps the model)."""
+        the write has none and cannot miss a required one (an update that keeps the model). ``batch``: a bulk
+        update's ``existing`` (the stored values, read for the batch), ``known`` and ``check_unique``
+        (``custom_values.read_input``)."""
         creating = asset is None
         model_changed = not creating and model is not None and model.pk != asset.model_id
         if not custom_values.has_custom_input(data) and not creating and not model_changed:
             return None
         # the stored values matter only for the required fields of a new model (written values are re-read under
         # the asset's lock by the service)
-        existing = custom_values.values_of([asset.pk]).get(asset.pk, {}) if model_changed else {}
+        existing = batch.pop("existing", None)
+        if existing is None:
+            existing = custom_values.values_of([asset.pk]).get(asset.pk, {}) if model_changed else {}
         return custom_values.read_input(
             data, slots=self.slots_of(model), may_write_encrypted=self.perms["encrypted"], existing=existing,
             asset_pk=asset.pk if asset is not None else None, creating=creating, model_changed=model_changed,
-            audit=audit)
+            audit=audit, **batch)
 
     def validated_write(self, serializer_class, data: dict[str, Any], asset: Asset | None = None):
         """The write's serializer and custom values, every field error of both reported at once. The custom keys are
@@ -545,31 +550,80 @@ class AssetViewSet(CheckoutActionsMixin, ApiViewSet):
             raise refuse_batch(ids, errors)
         return serializer, has_custom
 
-    def row_custom(self, data: dict[str, Any], asset: Asset, model=None, *, audit: bool = False
+    def row_custom(self, data: dict[str, Any], asset: Asset, model=None, *, audit: bool = False, **batch: Any
                    ) -> custom_values.CustomInput | None:
         """One row's custom values, read against its (new) model's fieldset: a column it lacks, a value taken, a
         required field missing after a model change fail this row alone."""
-        custom = self.read_custom(data, model=model or asset.model, asset=asset, audit=audit)
+        custom = self.read_custom(data, model=model or asset.model, asset=asset, audit=audit, **batch)
         if custom is not None and custom.errors:
             raise exceptions.ValidationError(custom.errors)
         return custom
 
     @_doc("hardware_bulk_partial_update", AssetBulkUpdateSerializer, BulkUpdateAnswer)
     def bulk_partial_update(self, request):
-        """``PATCH hardware/bulk``: one change for many assets, each row by ``asset_update`` as a single PATCH."""
+        """``PATCH hardware/bulk``: one change for many assets, each row judged as a single PATCH; written set-based
+        by ``asset_update_many`` (a fixed number of statements for the batch, issue 25), or row by row by
+        ``asset_update`` when the change needs it (a serial under ``unique_serial``) or a concurrent writer took a
+        unique value the batch writes."""
         data = self.write_input()
         ids = batch_ids(data)
         serializer, has_custom = self.batch_change(AssetBulkUpdateSerializer, data, ids, forbidden_keys(data))
         change = serializer.asset_data()
         if not change and not has_custom:
             raise refuse_batch(ids, NOTHING_TO_UPDATE)
+        found = self.batch_assets(ids)
+        if services.update_many_is_set_based(change):
+            try:
+                return self.bulk_answer(*self.bulk_set_based(data, ids, found, change))
+            except services.BatchConflict:
+                pass  # nothing was written: every row again, by the row path
         customs: dict[int, custom_values.CustomInput | None] = {}
 
         def update(asset: Asset) -> Asset:
             customs[asset.pk] = custom = self.row_custom(data, asset, change.get("model"))
             return services.asset_update(asset=asset, actor=request.user, data=change, custom=custom)
 
-        results, done = run_rows(ids, self.batch_assets(ids), update)
+        results, done = run_rows(ids, found, update)
+        return self.bulk_answer(results, done, customs)
+
+    def bulk_set_based(self, data: dict[str, Any], ids: list[int], found: dict[int, Asset], change: dict[str, Any]
+                       ) -> tuple[list[dict], dict, dict]:
+        """The rows of a bulk update by ``asset_update_many``: each row's custom values read against its (new)
+        model's fieldset (the stored values a model change needs read once for the batch), then the batch."""
+        model = change.get("model")
+        moving = [pk for pk, asset in found.items() if model is not None and model.pk != asset.model_id]
+        existing = custom_values.values_of(moving) if moving else {}
+        known = {key for key in data if isinstance(key, str) and key.startswith(custom_values.PREFIX)}
+        customs: dict[int, custom_values.CustomInput | None] = {}
+        failed: dict[int, Exception] = {}
+        for pk in ids:
+            asset = found.get(pk)
+            try:
+                if asset is None:
+                    raise AssetNotFoundError()
+                customs[pk] = self.row_custom(data, asset, model, existing=existing.get(pk, {}), known=known,
+                                              check_unique=False)
+            except (exceptions.ValidationError, AssetNotFoundError) as exc:
+                failed[pk] = exc
+        outcome = services.asset_update_many(assets=[found[pk] for pk in customs], actor=self.request.user,
+                                             data=change, customs=customs) if customs else {}
+        results: list[dict[str, Any]] = []
+        done: dict[int, Any] = {}
+        for pk in ids:
+            got = failed.get(pk) or outcome.get(pk)
+            if isinstance(got, Exception):
+                messages = error_messages(got)
+                if messages is None:
+                    raise got
+                results.append(result_row(pk, "error", messages))
+            else:
+                done[pk] = got
+                results.append(result_row(pk, "success", None))
+        return results, done, customs
+
+    def bulk_answer(self, results: list[dict], done: dict[int, Any],
+                    customs: dict[int, custom_values.CustomInput | None]) -> Response:
+        """The bulk update's answer: each successful row's record (read together) and its single PATCH's text."""
         context = self.get_serializer_context()
         records = {}
         for row in asset_rows(list(done)):
