@@ -29,8 +29,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
+from inventory import format_regex
 from inventory.choices import FieldElement
-from inventory.custom_field_services import compile_format_regex
 from inventory.field_crypto import MASK, decrypt, encrypt, unique_digest
 from inventory.models import AssetFieldValue, CustomField, CustomFieldsetField
 
@@ -189,8 +189,15 @@ def _check_format(field: CustomField, text: str) -> str:
         if not check():
             raise FieldValueError(f"The {name} field {message}")
         return text
-    pattern = compile_format_regex(fmt)
-    if pattern is not None and not pattern.search(text):
+    if format_regex.split(fmt) is None:
+        return text
+    if len(text) > format_regex.MAX_CHECKED_LENGTH:
+        raise FieldValueError(f"The {name} field must not be greater than {format_regex.MAX_CHECKED_LENGTH} "
+                              "characters for its format.")
+    found = format_regex.matches(fmt, text)
+    if found is None:  # stored before RE2 decided, in syntax it lacks: refused, never unchecked (docs/decisions.md)
+        raise FieldValueError(format_regex.UNCHECKABLE.format(name=name))
+    if not found:
         raise FieldValueError(f"The {name} field format is invalid.")
     return text
 
