@@ -29,6 +29,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
+from assetsvc.api.inputs import surrogate
 from inventory import format_regex
 from inventory.choices import FieldElement
 from inventory.field_crypto import MASK, decrypt, encrypt, unique_digest
@@ -219,6 +220,8 @@ def stored_text(field: CustomField, raw: Any) -> str | None:
     text = _checkbox_text(field, raw) if field.element == FieldElement.CHECKBOX else _scalar_text(field, raw)
     if "\x00" in text:
         raise FieldValueError(f"The {field.name} field cannot contain NUL characters.")
+    if surrogate(text) is not None:  # the API refuses them on input; services called otherwise meet this
+        raise FieldValueError(f"The {field.name} field cannot contain surrogate characters.")
     if len(text) > MAX_LENGTH:
         raise FieldValueError(f"The {field.name} field must not be greater than {MAX_LENGTH} characters.")
     if not text:
@@ -307,7 +310,7 @@ def read_input(
     by_column = {slot.field.db_column_name: slot for slot in slots}
     by_name = {slot.field.name.strip().lower(): slot for slot in slots}
     top = {key: value for key, value in data.items() if isinstance(key, str) and key.startswith(PREFIX)}
-    strangers = [key for key in top if key not in by_column]
+    strangers = [key for key in top if key not in by_column and "\x00" not in key]  # NUL: no column, and no query
     known = set(CustomField.objects.filter(db_column_name__in=strangers).values_list("db_column_name", flat=True)) \
         if strangers else set()
 
