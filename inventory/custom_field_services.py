@@ -28,6 +28,7 @@ from activity.choices import ActionType
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
+from inventory import format_regex
 from inventory.catalogue_services import ensure_may_change_shared
 from inventory.choices import FIELD_FORMATS
 from inventory.models import (
@@ -44,12 +45,10 @@ FIELDSET_NOT_FOUND = "Fieldset does not exist"
 FIELD_IN_USE = "Field is in use."
 FIELDSET_IN_USE = "Fieldset is in use."
 ENCRYPTION_FIXED = "Encryption cannot be changed after the field is created."
-FORMAT_INVALID = "The selected format is invalid."
+FORMAT_INVALID = format_regex.FORMAT_INVALID
 NAME_TAKEN = "The name has already been taken."
 ORDER_INVALID = "The item must list every field of the fieldset exactly once."
 ITEM_TYPES = {CustomField: "customfield", CustomFieldset: "customfieldset"}
-#: Flags a custom ``regex:/p/flags`` format may carry (PCRE's ``u`` is Python's default).
-REGEX_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE, "u": 0}
 _RULE_NAMES = {rule.lower(): name for name, rule in FIELD_FORMATS.items() if rule and not rule.startswith("regex:")}
 
 
@@ -67,35 +66,28 @@ def column_name_for(name: str, pk: int) -> str:
     return f"{(COLUMN_PREFIX + column_slug(name))[:COLUMN_BASE_LENGTH]}_{pk}"
 
 
-def compile_format_regex(text: str) -> re.Pattern | None:
-    """The compiled pattern of ``regex:/<pattern>/<flags>``, or None when ``text`` is not one that compiles."""
-    if not text.startswith("regex:/"):
-        return None
-    body = text[len("regex:/"):]
-    pattern, slash, flags = body.rpartition("/")
-    if not slash or not pattern or any(flag not in REGEX_FLAGS for flag in flags):
-        return None
-    bits = 0
-    for flag in flags:
-        bits |= REGEX_FLAGS[flag]
-    try:
-        return re.compile(pattern, bits)
-    except (re.error, ValueError, OverflowError, RecursionError):
-        return None
-
-
 def normalize_format(value: str) -> str | None:
     """A format as stored: a predefined format's name (from its name or its Laravel rule spelling, any case), or a
-    custom ``regex:/p/flags`` whose pattern compiles; None when neither."""
+    custom ``regex:/p/flags`` that RE2 runs (``inventory.format_regex``); None when neither."""
+    return _normalized(value)[0]
+
+
+def format_problem(value: str) -> str | None:
+    """The field error on ``format`` for ``value``, or None when it may be stored."""
+    return _normalized(value)[1]
+
+
+def _normalized(value: str) -> tuple[str | None, str | None]:
     text = value.strip()
     if text.upper() in FIELD_FORMATS:
-        return text.upper()
+        return text.upper(), None
     if text.lower() in _RULE_NAMES:
-        return _RULE_NAMES[text.lower()]
+        return _RULE_NAMES[text.lower()], None
     for name, rule in FIELD_FORMATS.items():
         if rule.startswith("regex:") and text == rule:
-            return name
-    return text if compile_format_regex(text) is not None else None
+            return name, None
+    problem = format_regex.definition_error(text)
+    return (None, problem) if problem else (text, None)
 
 
 def field_name_taken(name: str, *, exclude_pk: int | None = None) -> bool:
@@ -139,9 +131,9 @@ def _locked_fieldset(fieldset: CustomFieldset | int) -> CustomFieldset:
 def _check_format(data: dict[str, Any]) -> dict[str, Any]:
     if "format" not in data:
         return data
-    normalized = normalize_format(str(data["format"] or "ANY"))
+    normalized, problem = _normalized(str(data["format"] or "ANY"))
     if normalized is None:
-        raise InvalidInputError(FORMAT_INVALID, messages={"format": [FORMAT_INVALID]})
+        raise InvalidInputError(problem or FORMAT_INVALID, messages={"format": [problem or FORMAT_INVALID]})
     return {**data, "format": normalized}
 
 

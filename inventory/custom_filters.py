@@ -36,13 +36,16 @@ from django.db.models.functions import Length, Lower, Substr
 from django.db.models.lookups import Exact, LessThanOrEqual
 from rest_framework import exceptions
 
-from assetsvc.api.inputs import contains_nul
+from assetsvc.api.inputs import SURROGATE_REFUSED, contains_nul, depth_of, surrogate, walk
 from inventory.custom_values import UNKNOWN_FIELD
 from inventory.models import COLUMN_PREFIX, AssetFieldValue, AssetModel, CustomField, CustomFieldsetField
 
 ENCRYPTED_COLUMN = "Encrypted custom fields cannot be used to filter."
 FILTER_NOT_OBJECT = "The filter must be a JSON object."
 NUL_REFUSED = "NUL characters are not allowed."
+#: How deep a ``filter`` may nest: its keys are columns, its values texts (a list or object matches nothing).
+MAX_FILTER_DEPTH = 8
+FILTER_TOO_DEEP = f"The filter must not nest objects or lists more than {MAX_FILTER_DEPTH} levels deep."
 #: ``filter`` keys may name a column as ``custom_fields.<column>`` (Snipe-IT's list view sends that form).
 NESTED_PREFIX = "custom_fields."
 #: The asset's own columns ``filter`` matches (substring, ignoring case); other keys are ignored.
@@ -136,6 +139,7 @@ def _exact_condition(text: str) -> Q:
 
 
 def _fields(columns: set[str]) -> dict[str, CustomField]:
+    columns = {column for column in columns if "\x00" not in column}  # no column holds one; PostgreSQL refuses it
     if not columns:
         return {}
     return {field.db_column_name: field for field in CustomField.objects.filter(db_column_name__in=columns)}
@@ -149,12 +153,20 @@ def parse_filter(params: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(raw, str):
         try:
             raw = json.loads(raw)
+        except RecursionError as exc:  # deeper than Python's parser goes
+            raise exceptions.ValidationError({"filter": [FILTER_TOO_DEEP]}) from exc
         except ValueError:
             raw = None
     if not isinstance(raw, dict):
         raise exceptions.ValidationError({"filter": [FILTER_NOT_OBJECT]})
+    if depth_of(raw) > MAX_FILTER_DEPTH:  # issue 25 item 12: 450 levels overflowed the stack (a 500)
+        raise exceptions.ValidationError({"filter": [FILTER_TOO_DEEP]})
     if contains_nul(raw):  # ``\u0000`` in the JSON text: PostgreSQL cannot compare it
         raise exceptions.ValidationError({"filter": [NUL_REFUSED]})
+    for _path, key, item, _depth in walk(raw):  # ``\ud800`` in the JSON text: no database can compare it
+        code = next((surrogate(text) for text in (key, item) if isinstance(text, str) and surrogate(text)), None)
+        if code is not None:
+            raise exceptions.ValidationError({"filter": [SURROGATE_REFUSED.format(code=code)]})
     return raw
 
 
@@ -246,7 +258,7 @@ def search_values(term: str) -> QuerySet:
 
 def sort_key(key: str) -> CustomField | None:
     """The field a ``sort`` names (``<column>`` or ``custom_fields.<column>``), unless unknown or encrypted."""
-    column = _column(key) if isinstance(key, str) else None
+    column = _column(key) if isinstance(key, str) and "\x00" not in key else None
     if column is None:
         return None
     field = CustomField.objects.filter(db_column_name=column).first()

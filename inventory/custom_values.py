@@ -36,9 +36,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
+from assetsvc.api.inputs import surrogate
 from assetsvc.site import get_site_settings
+from inventory import format_regex
 from inventory.choices import FieldElement
-from inventory.custom_field_services import compile_format_regex
 from inventory.field_crypto import MASK, decrypt, encrypt, unique_digest
 from inventory.models import AssetFieldValue, CustomField, CustomFieldsetField
 
@@ -197,8 +198,15 @@ def _check_format(field: CustomField, text: str) -> str:
         if not check():
             raise FieldValueError(f"The {name} field {message}")
         return text
-    pattern = compile_format_regex(fmt)
-    if pattern is not None and not pattern.search(text):
+    if format_regex.split(fmt) is None:
+        return text
+    if len(text) > format_regex.MAX_CHECKED_LENGTH:
+        raise FieldValueError(f"The {name} field must not be greater than {format_regex.MAX_CHECKED_LENGTH} "
+                              "characters for its format.")
+    found = format_regex.matches(fmt, text)
+    if found is None:  # stored before RE2 decided, in syntax it lacks: refused, never unchecked (docs/decisions.md)
+        raise FieldValueError(format_regex.UNCHECKABLE.format(name=name))
+    if not found:
         raise FieldValueError(f"The {name} field format is invalid.")
     return text
 
@@ -220,6 +228,8 @@ def stored_text(field: CustomField, raw: Any) -> str | None:
     text = _checkbox_text(field, raw) if field.element == FieldElement.CHECKBOX else _scalar_text(field, raw)
     if "\x00" in text:
         raise FieldValueError(f"The {field.name} field cannot contain NUL characters.")
+    if surrogate(text) is not None:  # the API refuses them on input; services called otherwise meet this
+        raise FieldValueError(f"The {field.name} field cannot contain surrogate characters.")
     if len(text) > MAX_LENGTH:
         raise FieldValueError(f"The {field.name} field must not be greater than {MAX_LENGTH} characters.")
     if not text:
@@ -314,7 +324,7 @@ def read_input(
     by_column = {slot.field.db_column_name: slot for slot in slots}
     by_name = {slot.field.name.strip().lower(): slot for slot in slots}
     top = {key: value for key, value in data.items() if isinstance(key, str) and key.startswith(PREFIX)}
-    strangers = [key for key in top if key not in by_column]
+    strangers = [key for key in top if key not in by_column and "\x00" not in key]  # NUL: no column, and no query
     if known is None:
         known = set(CustomField.objects.filter(db_column_name__in=strangers).values_list("db_column_name", flat=True)) \
             if strangers else set()

@@ -17,7 +17,7 @@ from django.db.models import BooleanField, F, Func, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from accounts.models import User
-from assetsvc.api.inputs import parse_flag
+from assetsvc.api.inputs import parse_flag, search_terms
 from assetsvc.site import get_site_settings
 from companies.models import Company
 from companies.querysets import limiting_company_id
@@ -234,9 +234,7 @@ def search_text(params: dict[str, Any]) -> str | None:
 
 
 def _search_terms(text: str | None) -> list[str]:
-    if not text or not text.strip():
-        return []
-    return [term for term in (term.strip() for term in text.strip()[:255].split(" OR ")) if term]
+    return search_terms(text)  # capped (issue 25 item 7): a field error on ``search`` past the cap
 
 
 def searched_by_index(text: str | None) -> bool:
@@ -261,6 +259,8 @@ def search_assets(queryset: AssetQuerySet, text: str | None) -> AssetQuerySet:
     terms = _search_terms(text)
     if not terms:
         return queryset
+    if any("\x00" in term for term in terms):  # no text holds a NUL (PostgreSQL cannot compare one): nothing matches
+        return queryset.none()
     if searched_by_index(text):
         return queryset.filter(InArray(F("pk"), Subquery(_matching_ids(queryset, terms))))
     query = Q()

@@ -21,11 +21,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assetsvc.api.fields import SchemaField
-from assetsvc.api.inputs import JSON_WITHOUT_CONTENT_TYPE, contains_nul, json_without_content_type, merged_input
+from assetsvc.api.inputs import (
+    JSON_WITHOUT_CONTENT_TYPE,
+    contains_nul,
+    input_problems,
+    json_without_content_type,
+    merged_input,
+    search_terms,
+)
 from assetsvc.api.negotiation import AlwaysJSONNegotiation
 from assetsvc.registry import hook
 from assetsvc.scoping import ScopedQuerySet
 
+#: List parameters that are never an error (API-CONTRACT.md §4), NUL characters included (issue 25 item 16).
+LENIENT_PARAMETERS = frozenset({"sort", "order", "search"})
 HTTP_ACTIONS = {"GET": "view", "HEAD": "view", "OPTIONS": "view", "POST": "create", "PUT": "edit", "PATCH": "edit",
                 "DELETE": "delete"}
 
@@ -47,6 +56,8 @@ class ApiViewMixin:
         if any(contains_nul(value) for value in kwargs.values()):
             raise self.not_found()  # no tag, serial or id contains NUL (PostgreSQL would refuse the query)
         for key, value in request.query_params.lists():
+            if key in LENIENT_PARAMETERS:
+                continue  # a list's sort falls back and its search matches nothing (SortFilter, search_q)
             if contains_nul(key) or contains_nul(value):
                 raise exceptions.ValidationError({key.strip("\x00") or "query": ["NUL characters are not allowed."]})
 
@@ -55,6 +66,8 @@ class ApiViewMixin:
         """The request's input: body over query string (API-CONTRACT.md §1)."""
         if json_without_content_type(self.request):
             raise exceptions.ValidationError({"general": [JSON_WITHOUT_CONTENT_TYPE]})
+        if isinstance(self.request.data, dict | list) and (problems := input_problems(self.request.data)):
+            raise exceptions.ValidationError(problems)
         data = merged_input(self.request)
         if "_body" in data:
             raise exceptions.ValidationError({"general": ["The request body must be a JSON object."]})
@@ -360,8 +373,11 @@ class ApiView(ApiViewMixin, APIView):
 
 
 def search_q(text: str, fields: list[str] | tuple[str, ...]) -> Q:
-    """Case-insensitive substring match over ``fields``; terms separated by `` OR `` match any."""
-    terms = [term.strip() for term in text.split(" OR ") if term.strip()]
+    """Case-insensitive substring match over ``fields``; terms separated by `` OR `` match any. A NUL matches nothing
+    (no text holds one, and PostgreSQL cannot compare it)."""
+    terms = search_terms(text)
+    if "\x00" in text:
+        return Q(pk__in=[])
     query = Q()
     for term in terms:
         for field in fields:
@@ -388,6 +404,8 @@ class SortFilter(BaseFilterBackend):
         sort_fields: dict[str, str | tuple[str, ...]] = getattr(view, "sort_fields", {}) or {}
         default = getattr(view, "default_sort", "created_at")
         key = request.query_params.get("sort", default)
+        if "\x00" in key:  # never a column: the default, as any sort outside the whitelist
+            key = default
         default_order = getattr(view, "default_order", "desc")
         order = (request.query_params.get("order") or default_order).strip().lower()
         descending = order != "asc"

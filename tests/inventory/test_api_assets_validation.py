@@ -167,7 +167,7 @@ class TestCreateValidation:
         before = db_state()
         resp = token_client.post(f"{URL}?name=a%00b", base, format="json")
         assert resp.json()["status"] == "error"
-        assert token_client.get(f"{URL}?search=a%00b").json()["status"] == "error"
+        assert token_client.get(f"{URL}?search=a%00b").json() == {"total": 0, "rows": []}  # lenient (issue 25)
         assert db_state() == before
 
     @pytest.mark.parametrize("field,limit", [("name", 255), ("serial", 255), ("order_number", 255)])

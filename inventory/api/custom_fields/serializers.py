@@ -203,7 +203,7 @@ class CustomFieldWriteSerializer(ApiModelSerializer):
     def validate_format(self, value: str | None) -> str:
         normalized = services.normalize_format(value or "ANY")
         if normalized is None:
-            raise serializers.ValidationError(services.FORMAT_INVALID)
+            raise serializers.ValidationError(services.format_problem(value or "ANY") or services.FORMAT_INVALID)
         return normalized
 
     def validate_field_values(self, value: str | None) -> str:

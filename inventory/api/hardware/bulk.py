@@ -85,8 +85,9 @@ def custom_field_input(data: dict[str, Any]) -> tuple[bool, dict[str, list[str]]
     then reads the values against its own model's fieldset (``AssetViewSet.read_custom``)."""
     errors: dict[str, list[str]] = {}
     columns = [key for key in data if isinstance(key, str) and key.startswith(custom_values.PREFIX)]
-    known = set(CustomField.objects.filter(db_column_name__in=columns).values_list("db_column_name", flat=True)) \
-        if columns else set()
+    queried = [key for key in columns if "\x00" not in key]  # no column holds a NUL (PostgreSQL refuses it)
+    known = set(CustomField.objects.filter(db_column_name__in=queried).values_list("db_column_name", flat=True)) \
+        if queried else set()
     for key in columns:
         if key not in known:
             errors[key] = [custom_values.UNKNOWN_FIELD]
