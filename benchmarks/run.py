@@ -109,6 +109,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients of --throughput (default 8)")
     parser.add_argument("--workers", type=int, default=2,
                         help="gunicorn worker processes of --throughput (default 2, WEB_CONCURRENCY=2)")
+    parser.add_argument("--import-rows", type=int, default=30_000,
+                        help="rows of the CSV import of new assets with and without five custom columns, timed after "
+                             "the HTTP scenarios (benchmarks/import_custom.py; 0 skips it; default 30,000)")
     parser.add_argument("--seed-only", action="store_true",
                         help="stop after seeding (and ANALYZE): time the seed alone; add --keep to keep the data")
     parser.add_argument("--explain", action="store_true",
@@ -1025,6 +1028,19 @@ def only(found: list[Scenario], text: str) -> list[Scenario]:
     return [s for s in found if s.name in names]
 
 
+def time_csv_import(env: dict[str, str], args: argparse.Namespace) -> list[str]:
+    """The set-based CSV import's figures (``--import-rows`` new assets with and without custom columns, in a
+    transaction rolled back) on the seeded database, in a process of its own: its output lines."""
+    if args.import_rows <= 0 or (args.only and "import" not in args.only.lower()):
+        return []
+    print(f"  timing the CSV import of {args.import_rows:,} rows", flush=True)
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("import_custom.py")),
+                           "--rows", str(args.import_rows)], env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        return [f"failed (exit {done.returncode}): {(done.stderr or done.stdout).strip().splitlines()[-1:]}"]
+    return done.stdout.strip().splitlines()
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     url, kind = database_url(args)
@@ -1080,6 +1096,7 @@ def main(argv=None) -> int:
             connections.close_all()
             load_after = [round(x, 2) for x in os.getloadavg()]
         rates = measure_throughput(env, fx, args, floor) if args.throughput else None
+        imports = time_csv_import(env, args)
 
         summary = (f"{args.assets:,} assets, {fx.accessories:,} accessories, {fx.consumables:,} consumables, "
                    f"{fx.components:,} components, {fx.licenses:,} licenses, {fx.companies:,} companies, "
@@ -1106,6 +1123,10 @@ def main(argv=None) -> int:
             print(f"Throughput: {args.workers} gunicorn workers x {args.threads} threads each, {args.clients} "
                   f"concurrent keep-alive clients, {args.throughput_seconds:g} s per scenario")
             print(throughput_table(rates))
+        if imports:
+            print()
+            print("CSV import of new assets (benchmarks/import_custom.py, rolled back; issue 25 item 23):")
+            print("\n".join(f"  {line}" for line in imports))
         if explain is not None:
             print(f"query plans: {explain}")
         result = {
@@ -1116,6 +1137,7 @@ def main(argv=None) -> int:
             "scenarios": scenario_results(found),
             "company_user": {"summary": company_summary, "scenarios": scenario_results(company_found)},
             "throughput": rates,
+            "csv_import": imports,
             "seconds": round(time.perf_counter() - began, 1),
         }
         out = RESULTS / f"result-{kind}-{args.assets}.json"
