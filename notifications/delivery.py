@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 from django_tasks import task
 
@@ -186,18 +186,22 @@ def post(job: Job, *, secret: str | None = None) -> DeliveryResult:
 
 
 def _patiently(write: Callable[[], Any], patience: float) -> Any:
-    """Run one database write, trying again while the database is locked for up to ``patience`` seconds.
+    """Run one database write, trying again while the database is locked or away for up to ``patience`` seconds.
 
     SQLite answers "database table is locked" at once to a second writer in shared-cache mode (the in-memory test
-    database) instead of waiting: wait a little and write again (the row, never the delivery)."""
+    database) instead of waiting: wait a little and write again (the row, never the delivery). A connection that
+    died meanwhile (PostgreSQL restarted, ``pg_terminate_backend``, a network cut while the worker was posting) is
+    closed, so the next try opens a fresh one (issue 25): the attempt is still recorded."""
     deadline = time.monotonic() + patience
     attempt = 0
     while True:
         try:
             return write()
-        except OperationalError:
+        except (OperationalError, InterfaceError):
             if time.monotonic() >= deadline:
                 raise
+            if not connection.in_atomic_block:
+                connection.close_if_unusable_or_obsolete()
             time.sleep(min(0.02 * 2**attempt, 0.25))
             attempt += 1
 

@@ -8,7 +8,13 @@ import os
 import pytest
 
 from tests.live import live_env
-from tests.notifications.conftest import HOOK_PATH, _receiver_server, receiver  # noqa: F401 - fixtures
+from tests.notifications.conftest import (  # noqa: F401 - fixtures
+    HOOK_PATH,
+    _receiver_server,
+    admin_user,
+    receiver,
+    webhook,
+)
 
 
 @pytest.fixture
