@@ -15,9 +15,11 @@
   posted), and otherwise records the attempt ``interrupted``: nothing lost, nothing sent twice. On PostgreSQL a
   running task holds an advisory lock on its id, so a dead worker's task is told apart within seconds; on SQLite
   only by its age (:func:`stale_after`).
-* :func:`post` makes one attempt: ``requests.post`` with ``timeout=WEBHOOK_TIMEOUT`` (connect and each read),
-  ``allow_redirects=False`` and ``stream=True`` (the answer's body is never read). A 2xx answer is a success;
-  anything else is logged with the endpoint and status and not retried (specification, Events / Delivery).
+* :func:`post` makes one attempt: a ``requests`` post with ``timeout=WEBHOOK_TIMEOUT`` (connect and each read) and
+  the same number of seconds as a total deadline for the whole attempt (:mod:`notifications.deadline`: a receiver
+  trickling its answer is cut off), ``allow_redirects=False`` and ``stream=True`` (the answer's body is never
+  read). A 2xx answer is a success; anything else is logged with the endpoint and status and not retried
+  (specification, Events / Delivery).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from assetsvc.conf import app_settings
-from notifications import formatters, signing
+from notifications import deadline, formatters, signing
 from notifications.events import TEST_EVENT
 
 if TYPE_CHECKING:
@@ -163,22 +165,21 @@ def post(job: Job, *, secret: str | None = None) -> DeliveryResult:
     if secret:
         headers.update(signing.sign(secret, data))
     started = time.monotonic()
-    try:
-        response = requests.post(
-            job.endpoint,
-            data=data,
-            headers=headers,
-            timeout=app_settings.WEBHOOK_TIMEOUT,
-            allow_redirects=False,
-            stream=True,
-        )
-    except requests.RequestException as exc:
+    seconds = app_settings.WEBHOOK_TIMEOUT
+    with deadline.within(seconds) as (session, watch):  # the whole attempt, not each read (issue 25 item 11)
+        try:
+            response = session.post(job.endpoint, data=data, headers=headers, timeout=seconds,
+                                    allow_redirects=False, stream=True)
+        except requests.RequestException as exc:
+            latency = int((time.monotonic() - started) * 1000)
+            if watch.expired:
+                return DeliveryResult(False, latency_ms=latency, error="ReadTimeout",
+                                      detail=f"no whole answer within the {seconds} s deadline")
+            detail = _scrub(str(exc), job.endpoint)
+            return DeliveryResult(False, latency_ms=latency, error=type(exc).__name__, detail=detail)
         latency = int((time.monotonic() - started) * 1000)
-        detail = _scrub(str(exc), job.endpoint)
-        return DeliveryResult(False, latency_ms=latency, error=type(exc).__name__, detail=detail)
-    latency = int((time.monotonic() - started) * 1000)
-    status = response.status_code
-    response.close()  # unread: the body is neither read nor stored
+        status = response.status_code
+        response.close()  # unread: the body is neither read nor stored
     if 200 <= status < 300:
         return DeliveryResult(True, status_code=status, latency_ms=latency)
     error = f"HTTP {status}" + (" redirect not followed" if 300 <= status < 400 else "")
