@@ -303,6 +303,8 @@ ASSETSVC = {
     "WEBHOOK_SECRET": os.environ.get("WEBHOOK_SECRET", "").strip(),
     "WEBHOOK_EVENTS": os.environ.get("WEBHOOK_EVENTS", "").strip(),
     "WEBHOOK_TIMEOUT": env_int("WEBHOOK_TIMEOUT", 5, minimum=1),
+    # Seconds a process reuses its /health/ready answer (issue 25: unthrottled, several queries a call); 0: none.
+    "HEALTH_READY_CACHE_SECONDS": env_int("HEALTH_READY_CACHE_SECONDS", 2, minimum=0),
     "WEBHOOK_LOG_RETENTION_DAYS": env_int("WEBHOOK_LOG_RETENTION_DAYS", 90, minimum=1),
 }
 

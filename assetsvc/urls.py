@@ -18,6 +18,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("health", health.live, name="health"),
     path("health/ready", health.ready, name="health-ready"),
+    path("health/worker", health.worker, name="health-worker"),
     path("api/docs", SwaggerDocsView.as_view(), name="api-docs"),
     path("api/redoc", RedocDocsView.as_view(), name="api-redoc"),
     path("api/v1/", include(api_v1)),

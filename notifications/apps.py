@@ -5,8 +5,9 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self) -> None:
-        from assetsvc.health import register_readiness_check
+        from assetsvc.health import register_readiness_check, register_worker_check
         from notifications import receivers  # noqa: F401  (connects the receivers)
         from notifications.health import backlog
 
         register_readiness_check("notifications", backlog)
+        register_worker_check("notifications", backlog)

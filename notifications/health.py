@@ -1,6 +1,8 @@
-"""The notification backlog as a readiness check of ``/health/ready`` (``assetsvc.health``): how many notifications
-wait for a task worker and how old the oldest one is. Not ready when the oldest has waited longer than
-``WEBHOOK_BACKLOG_MAX_AGE`` seconds (default 300): no worker runs, or they cannot keep up."""
+"""The notification backlog, a check of ``/health/ready`` and of ``/health/worker`` (``assetsvc.health``): how many
+notifications wait for a task worker and how old the oldest one is. Failing when the oldest has waited longer than
+``WEBHOOK_BACKLOG_MAX_AGE`` seconds (default 300): no worker runs, or they cannot keep up. For the web nodes it is
+not critical (issue 25: a dead worker made every web node answer 503, so a load balancer would drain a healthy API):
+``/health/ready`` then answers 200 "degraded", and ``/health/worker`` answers 503 for monitoring."""
 
 from __future__ import annotations
 
@@ -25,5 +27,5 @@ def backlog() -> dict[str, Any]:
     count = waiting.count()
     oldest = found["oldest"]
     age = int((timezone.now() - oldest).total_seconds()) if oldest is not None else None
-    return {"ok": age is None or age <= max_age(), "queued": count, "oldest_age_seconds": age,
+    return {"ok": age is None or age <= max_age(), "critical": False, "queued": count, "oldest_age_seconds": age,
             "max_age_seconds": max_age()}

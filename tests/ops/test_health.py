@@ -97,7 +97,29 @@ def test_readiness_reports_the_notification_backlog(client, monkeypatch):
     DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(seconds=400))
     response = client.get("/health/ready")
     check = response.json()["checks"]["notifications"]
-    assert response.status_code == 503 and check["ok"] is False
+    # Issue 25 item 10: a backlog is the workers' business: the web node stays in service, "degraded" (was 503).
+    assert response.status_code == 200 and response.json()["status"] == "degraded" and check["ok"] is False
     assert check["queued"] == 1 and check["oldest_age_seconds"] >= 400 and check["max_age_seconds"] == 300
+    worker = client.get("/health/worker")  # the separate check monitoring alerts on
+    assert worker.status_code == 503 and worker.json()["status"] == "unavailable"
+    assert worker.json()["checks"]["notifications"]["queued"] == 1
     monkeypatch.setenv("WEBHOOK_BACKLOG_MAX_AGE", "3600")
-    assert client.get("/health/ready").status_code == 200
+    assert client.get("/health/ready").json()["status"] == "ok"
+    assert client.get("/health/worker").status_code == 200
+
+
+def test_the_readiness_answer_is_reused_briefly(client, settings, django_assert_num_queries, extra_check):
+    """Issue 25 item 9: /health/ready is unthrottled; a process computes its answer at most once per
+    HEALTH_READY_CACHE_SECONDS, so a flood of probes runs no query, and a change shows once that time has passed."""
+    settings.ASSETSVC = {**settings.ASSETSVC, "HEALTH_READY_CACHE_SECONDS": 1}
+    health._answer = None
+    calls = []
+    extra_check("counted", lambda: calls.append(1) or {"ok": True})
+    first = client.get("/health/ready")
+    with django_assert_num_queries(0):
+        again = [client.get("/health/ready") for _ in range(20)]
+    assert len(calls) == 1 and all(answer.json() == first.json() for answer in again)
+    assert "no-cache" in again[0]["Cache-Control"] or "max-age=0" in again[0]["Cache-Control"]
+    health._answer = (health._answer[0] - 1.5, *health._answer[1:])  # as if 1.5 s had passed
+    client.get("/health/ready")
+    assert len(calls) == 2
