@@ -36,13 +36,14 @@ setup: install .secret_key
 
 # One worker process (with threads) keeps the in-memory rate-limit counter exact; with REDIS_URL the counter is
 # shared, so WEB_CONCURRENCY worker processes may serve. Beside gunicorn runs one task worker (`manage.py db_worker`)
-# that delivers the queued webhook notifications; Ctrl-C (or gunicorn stopping) stops it too.
+# that delivers the queued webhook notifications, started again by scripts/supervise whenever it exits; Ctrl-C (or
+# gunicorn stopping) stops both.
 run: setup serve
 
 serve: install .secret_key
 	@if [ -n "$$REDIS_URL" ]; then workers=$${WEB_CONCURRENCY:-2}; else workers=1; fi; \
 	echo "Serving on http://$(HOST):$(PORT) with $$workers web worker(s) and 1 task worker; admin at /admin/, API docs at /api/docs"; \
-	$(BIN)/python manage.py db_worker --no-reload --verbosity 0 & task_worker=$$!; \
+	scripts/supervise $(BIN)/python manage.py db_worker --no-reload --verbosity 0 & task_worker=$$!; \
 	trap 'kill -TERM $$task_worker 2>/dev/null; wait $$task_worker 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \
 	$(BIN)/gunicorn assetsvc.wsgi --bind $(HOST):$(PORT) --workers $$workers --threads 8 \
