@@ -11,15 +11,9 @@ from inventory.field_crypto import unique_digest
 from inventory.models import AssetFieldValue
 from tests.conftest import TokenClient
 from tests.factories import StatusLabelFactory, UserFactory
+from tests.migrating import migrate_to as _migrate
 
 BEFORE = [("inventory", "0015_custom_value_lookup_ci")]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return MigrationExecutor(connection)._create_project_state(with_applied_migrations=True).apps
 
 
 @pytest.mark.django_db(transaction=True)

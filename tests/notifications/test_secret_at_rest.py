@@ -16,6 +16,7 @@ from assetsvc import crypto
 from assetsvc.models import SiteSettings
 from notifications.models import WebhookDelivery
 from notifications.signing import verify
+from tests.migrating import migrate_to as _migrate
 from tests.notifications.conftest import HOOK_PATH
 from tests.notifications.test_signing import checkout
 
@@ -100,13 +101,6 @@ def test_a_secret_no_key_opens_sends_nothing_and_records_why(signed_endpoint, ad
     call_command("reencrypt_custom_values", stdout=StringIO(), stderr=stderr)
     assert "webhook secret" in stderr.getvalue()
     assert stored_secret() == token
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return MigrationExecutor(connection)._create_project_state(with_applied_migrations=True).apps
 
 
 @pytest.mark.django_db(transaction=True)

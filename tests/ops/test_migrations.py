@@ -12,14 +12,9 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tests.migrating import migrate_to as _migrate
+
 BEFORE_MOVE = [("inventory", "0002_location_name_ci_unique"), ("activity", None)]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return MigrationExecutor(connection)._create_project_state(with_applied_migrations=True).apps
 
 
 @pytest.mark.django_db(transaction=True)
