@@ -255,12 +255,35 @@ def stale_after() -> timedelta:
     return timedelta(seconds=2 * int(app_settings.WEBHOOK_TIMEOUT) + 60)
 
 
+def _still_running(task_ids: list[str]) -> set[str]:
+    """Of ``task_ids``, the tasks a worker is still running: claimed (``RUNNING``) and, on PostgreSQL, with their lock
+    (:func:`running_lock`) held by a live session. A task whose worker died is put back in the queue by
+    :func:`requeue_orphans` first, and is then no longer among them."""
+    from django_tasks_db.models import DBTaskResult
+
+    ids = []
+    for task_id in task_ids:
+        try:
+            ids.append(uuid.UUID(task_id))
+        except ValueError:  # not a task's id: no task runs it
+            continue
+    if not ids:
+        return set()
+    running = {str(pk) for pk in DBTaskResult.objects.running().filter(id__in=ids).values_list("id", flat=True)}
+    if connection.vendor == "postgresql":
+        running = {task_id for task_id in running if _running_elsewhere(task_id)}
+    return running
+
+
 def mark_interrupted(*, older_than: timedelta | None = None) -> int:
-    """Turn ``in_progress`` rows whose worker cannot still be posting into ``interrupted``; how many."""
+    """Turn ``in_progress`` rows whose worker cannot still be posting into ``interrupted``; how many. A row whose task
+    is still being run is left alone however old it is (issue 25 item 11): its worker completes it."""
     from notifications.models import WebhookDelivery
 
     cutoff = timezone.now() - (stale_after() if older_than is None else older_than)
-    count = WebhookDelivery.objects.filter(state=WebhookDelivery.State.IN_PROGRESS, created_at__lt=cutoff).update(
+    stale = WebhookDelivery.objects.filter(state=WebhookDelivery.State.IN_PROGRESS, created_at__lt=cutoff)
+    running = _still_running([task_id for task_id in stale.values_list("task_id", flat=True) if task_id])
+    count = stale.exclude(task_id__in=running).update(
         state=WebhookDelivery.State.INTERRUPTED, success=False, error=INTERRUPTED)
     if count:
         logger.warning("%d webhook deliveries were interrupted by a stopped worker (not sent again)", count)

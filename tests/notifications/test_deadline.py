@@ -1,6 +1,7 @@
 """Issue 25, item 11: ``WEBHOOK_TIMEOUT`` is a total deadline per attempt, not a bound on each socket read. A real
 receiver (a local socket server) that trickles its answer one byte at a time is cut off at the deadline and the
-attempt is recorded as failed, so no delivery outlives the sweeper's age limit while it is still posting.
+attempt is recorded as failed, so no delivery outlives the sweeper's age limit while it is still posting; and a
+delivery whose task is still running is never marked interrupted, however old its mark.
 (The trickling receiver was written by the i25-worker branch.)"""
 
 from __future__ import annotations
@@ -8,15 +9,18 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from notifications.delivery import stale_after
+from notifications.delivery import running_lock, stale_after, sweep
 from notifications.models import WebhookDelivery
 from tests.notifications.conftest import HOOK_PATH, wait_for_idle
-from tests.notifications.test_durable import scene  # noqa: F401 - fixture
+from tests.notifications.test_durable import hook, scene, send  # noqa: F401 - fixtures
 
 ANSWER = b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"ok": true}'
 
@@ -107,3 +111,41 @@ def test_the_admin_test_message_is_bounded_by_the_same_deadline(webhook, trickle
     assert send_test(admin_client) == ["The test message to the Slack endpoint failed: ReadTimeout"]
     assert time.monotonic() - started < 5
     assert list(WebhookDelivery.objects.values_list("success", "error")) == [(False, "ReadTimeout")]
+
+
+@pytest.mark.postgres
+def test_a_delivery_still_running_is_never_marked_interrupted_however_old_its_mark(hook, scene):  # noqa: F811
+    """A task claimed by a live worker (its session holds the task's lock) whose attempt was marked long ago: a sweep
+    leaves the mark ``in_progress``; once the worker is gone, the next sweep records it. (PostgreSQL: SQLite tells a
+    live worker only by the attempt's age, which the total deadline above keeps short; i25-worker's test.)"""
+    send(scene)
+    queued = DBTaskResult.objects.get()
+    long_ago = timezone.now() - timedelta(hours=1)
+    DBTaskResult.objects.filter(pk=queued.pk).update(status=TaskResultStatus.RUNNING, worker_ids=["alive"],
+                                                     started_at=long_ago)
+    mark = WebhookDelivery.objects.create(event="asset.checked_out", task_id=str(queued.id), state="in_progress")
+    WebhookDelivery.objects.filter(pk=mark.pk).update(created_at=long_ago)
+    holding, release = threading.Event(), threading.Event()
+
+    def live_worker() -> None:  # PostgreSQL: the lock of a running task, held by the worker's own session
+        try:
+            with running_lock(str(queued.id)):
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=live_worker)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        sweep()
+        mark.refresh_from_db()
+        assert (mark.state, mark.error) == ("in_progress", "")
+    finally:
+        release.set()
+        thread.join(10)
+    sweep()  # the worker's session is gone: its task and attempt are orphans
+    mark.refresh_from_db()
+    assert (mark.state, mark.error) == ("interrupted", "Interrupted")
+    DBTaskResult.objects.filter(pk=queued.pk).update(status=TaskResultStatus.SUCCESSFUL)  # nothing left at teardown
