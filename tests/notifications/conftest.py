@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.db import connection
 from pytest_httpserver import HTTPServer
 
 from assetsvc.models import SiteSettings
-from notifications.delivery import run_queued
+from notifications.delivery import run_queued, running_lock
 from tests.factories import UserFactory
 
 HOOK_PATH = "/hook"
@@ -135,3 +137,27 @@ def serve_platform(webhook, receiver, platform: str) -> str:
     webhook(platform, endpoint, channel="#it" if platform in {"slack", "general"} else "")
     receiver.expect_request(path, method="POST").respond_with_json({"ok": True})
     return endpoint
+
+
+@contextmanager
+def live_worker_holding(task_id: str) -> Iterator[None]:
+    """A live worker's session holding ``task_id``'s running lock (PostgreSQL) while the block runs; on leaving it,
+    the session lets go and closes, as a worker that died."""
+    holding, release = threading.Event(), threading.Event()
+
+    def worker() -> None:
+        try:
+            with running_lock(task_id):
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        yield
+    finally:
+        release.set()
+        thread.join(10)

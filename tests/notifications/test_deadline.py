@@ -12,14 +12,13 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from notifications.delivery import running_lock, stale_after, sweep
+from notifications.delivery import stale_after, sweep
 from notifications.models import WebhookDelivery
-from tests.notifications.conftest import HOOK_PATH, wait_for_idle
+from tests.notifications.conftest import HOOK_PATH, live_worker_holding, wait_for_idle
 from tests.notifications.test_durable import hook, scene, send  # noqa: F401 - fixtures
 
 ANSWER = b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"ok": true}'
@@ -125,26 +124,10 @@ def test_a_delivery_still_running_is_never_marked_interrupted_however_old_its_ma
                                                      started_at=long_ago)
     mark = WebhookDelivery.objects.create(event="asset.checked_out", task_id=str(queued.id), state="in_progress")
     WebhookDelivery.objects.filter(pk=mark.pk).update(created_at=long_ago)
-    holding, release = threading.Event(), threading.Event()
-
-    def live_worker() -> None:  # PostgreSQL: the lock of a running task, held by the worker's own session
-        try:
-            with running_lock(str(queued.id)):
-                holding.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=live_worker)
-    thread.start()
-    try:
-        assert holding.wait(10)
+    with live_worker_holding(str(queued.id)):
         sweep()
         mark.refresh_from_db()
         assert (mark.state, mark.error) == ("in_progress", "")
-    finally:
-        release.set()
-        thread.join(10)
     sweep()  # the worker's session is gone: its task and attempt are orphans
     mark.refresh_from_db()
     assert (mark.state, mark.error) == ("interrupted", "Interrupted")

@@ -5,19 +5,17 @@ attempt (so cannot have posted), recorded ``interrupted`` otherwise. Nothing los
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.core.management import get_commands
-from django.db import connection
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from notifications.delivery import requeue_orphans, running_lock
+from notifications.delivery import requeue_orphans
 from notifications.models import WebhookDelivery
-from tests.notifications.conftest import wait_for_idle
+from tests.notifications.conftest import live_worker_holding, wait_for_idle
 from tests.notifications.test_durable import hook, scene, send  # noqa: F401 - fixtures
 
 State = WebhookDelivery.State
@@ -66,24 +64,8 @@ def test_a_long_delivery_whose_worker_is_alive_is_not_queued_again(hook, scene):
     """PostgreSQL: a running task's lock, held by its live worker's session, keeps it out of the sweep however old
     its claim; once the session lets go (the worker died), the sweep takes it."""
     queued = left_running(scene, timedelta(minutes=10))
-    holding, release = threading.Event(), threading.Event()
-
-    def worker() -> None:
-        try:
-            with running_lock(str(queued.id)):
-                holding.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=worker)
-    thread.start()
-    try:
-        assert holding.wait(10)
+    with live_worker_holding(str(queued.id)):
         assert requeue_orphans() == 0
-    finally:
-        release.set()
-        thread.join(10)
     assert requeue_orphans() == 1
     queued.refresh_from_db()
     assert queued.status == TaskResultStatus.READY
