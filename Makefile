@@ -76,7 +76,7 @@ lock:
 	uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -o requirements.lock
 
 # Mutation testing of the services, scoping and permission modules (docs/testing.md), one child process, from a
-# fresh mutants/ copy. One module: make mutate MUTATE_ARGS='"inventory.services.*"'. With DATABASE_URL set to
+# fresh mutants/ copy. One module: make mutate MUTATE_ARGS='"inventory.services.assets.*"'. With DATABASE_URL set to
 # PostgreSQL the race tests run too (they alone kill the removed-select_for_update() mutants).
 mutate: install
 	rm -rf mutants

@@ -72,7 +72,7 @@ class PermissionGroup(models.Model):
 
 def full_name(first_name: str, last_name: str, username: str) -> str:
     """The name a person is shown by: first and last name, else the username (also for rows read without a model
-    instance, ``inventory.api.hardware.records``)."""
+    instance, ``inventory.api.assets.records``)."""
     return f"{first_name} {last_name}".strip() or username
 
 

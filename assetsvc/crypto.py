@@ -1,5 +1,5 @@
 """Encryption at rest with ``FIELD_ENCRYPTION_KEY``: the generic part, used by encrypted custom values
-(``inventory.field_crypto``) and by the site settings' webhook secret (:class:`EncryptedTextField`, issue 25).
+(``inventory.custom_values.crypto``) and by the site settings' webhook secret (:class:`EncryptedTextField`, issue 25).
 
 Values are stored as Fernet tokens (AES-128-CBC with an HMAC-SHA256, from the ``cryptography`` package):
 authenticated, so a tampered value fails to decrypt instead of reading as garbage. ``settings.FIELD_ENCRYPTION_KEYS``
@@ -40,7 +40,8 @@ def _current() -> tuple[MultiFernet, bytes]:
 
 
 def mac_key() -> bytes:
-    """A key for keyed digests, derived from the first encryption key (``inventory.field_crypto.unique_digest``)."""
+    """A key for keyed digests, derived from the first encryption key
+    (``inventory.custom_values.crypto.unique_digest``)."""
     return _current()[1]
 
 

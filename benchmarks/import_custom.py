@@ -6,7 +6,8 @@ docs/performance.md, "Bulk paths set-based").
 
 The database is one ``benchmarks/run.py --keep`` seeded (its "Computers" fieldset: OS Version, RAM GB, Disk GB,
 MAC Address, Owner E-mail, ...). Each run imports ``--rows`` new assets of a model of that fieldset as the super user
-``admin`` through ``inventory.csv_import.import_csv`` (the importer of the command, the admin and the admin's task),
+``admin`` through ``inventory.transfer.import_assets.import_csv`` (the importer of the command, the admin and the
+admin's task),
 once with five custom columns and once without, inside a transaction rolled back at the end, so the database is
 the same for every run (the importer's batch transactions become savepoints). Prints seconds, rows per second and
 the SQL statements per 500-row batch.
@@ -52,8 +53,8 @@ def main() -> None:
     from django.db import connection, transaction
 
     from accounts.models import User
-    from inventory.csv_import import BATCH_SIZE, import_csv
     from inventory.models import AssetModel
+    from inventory.transfer.import_assets import BATCH_SIZE, import_csv
 
     admin = User.objects.get(username="admin")
     model = AssetModel.objects.select_related("category").filter(fieldset__name="Computers").order_by("pk").first()

@@ -391,7 +391,7 @@ def prepare_stock(fx: Fixture) -> None:
     from accounts.models import User
     from companies.models import Company
     from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, License
-    from inventory.stock import ACCESSORY
+    from inventory.services.stock import ACCESSORY
 
     fx.accessories = Accessory.objects.filter(deleted_at__isnull=True).count()
     fx.consumables = Consumable.objects.filter(deleted_at__isnull=True).count()

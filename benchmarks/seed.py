@@ -307,7 +307,7 @@ def bulk_load(*models):
         for _, definition in indexes:
             cursor.execute(definition)
     if "inventory_asset" in tables:
-        from inventory import tally
+        from inventory.selectors import tally
 
         tally.rebuild()  # its triggers were off with the foreign-key ones: recount the live assets once
 
@@ -528,7 +528,6 @@ def _seed_custom_fields(rng: random.Random, admin, stamp) -> int:
     the categories of :data:`FIELDSET_CATEGORIES`; every asset of those models gets a value for every field of its
     model's set (``COPY`` on PostgreSQL, indexes built afterwards). Drawn from its own random generator, last, so the
     rest of the data is the same as before. Returns the number of values."""
-    from inventory.custom_field_services import column_name_for
     from inventory.models import (
         Asset,
         AssetFieldValue,
@@ -537,6 +536,7 @@ def _seed_custom_fields(rng: random.Random, admin, stamp) -> int:
         CustomFieldset,
         CustomFieldsetField,
     )
+    from inventory.services.custom_fields import column_name_for
 
     fields = _bulk(CustomField, [
         CustomField(name=name, element="text", format=fmt, created_by=admin, created_at=stamp(0), updated_at=stamp(0))

@@ -1,14 +1,17 @@
 """Django admin for inventory, the back office (docs/back-office.md). Assets go through the same services as the API
 (STYLE.md §2): they are saved by ``asset_create``/``asset_update`` while the form validates (a refusal is a form
 error; the status is edited this way), their assignment, counters and audit dates are read-only here, and checkout,
-checkin and audit are buttons on the asset's page and admin actions calling ``inventory.services`` (delete and
+checkin and audit are buttons on the asset's page and admin actions calling ``inventory.services.assets`` (delete and
 restore are actions too); labels with the asset's QR code are printed from both; HISTORY is the action log.
 Catalogue entries are validated by the API's write serializers and saved, deleted and restored by
-``inventory.catalogue_services``. Accessories, consumables and components are validated by the API's write
-serializers and saved, deleted and restored by ``inventory.stock``; their units are checked out, and accessory
-checkout rows and component installation rows checked in, by ``inventory.checkout`` (the same log row and webhook
-signal as the API). Licenses are saved by ``inventory.licenses`` and deleted and restored by ``inventory.stock``; their
-seats are checked out and in by ``item_checkout`` (a free seat) and ``inventory.licenses.seat_update`` (a given seat,
+``inventory.services.catalogue``. Accessories, consumables and components are validated by the API's write
+serializers and saved, deleted and restored by ``inventory.services.stock``; their units are checked out, and accessory
+checkout rows and component installation rows checked in, by ``inventory.services.checkout`` (the same log row and
+webhook
+signal as the API). Licenses are saved by ``inventory.services.licenses`` and deleted and restored by
+``inventory.services.stock``; their
+seats are checked out and in by ``item_checkout`` (a free seat) and ``inventory.services.licenses.seat_update`` (a
+given seat,
 as the API's seat PATCH). The action log is in ``activity.admin``.
 
 Company separation reads every row through ``restrict(user)`` as the API does (``ScopedAdminMixin``). Super users and
@@ -52,14 +55,13 @@ from assetsvc.api.fields import visible_reference
 from assetsvc.scoping import limiting_company_id
 from assetsvc.site import get_site_settings
 from companies.querysets import may_change_catalogue_record
-from inventory import admin_custom_values, catalogue_services, custom_field_services, labels, licenses, services, stock
+from inventory import admin_custom_values, labels
 from inventory.admin_csv import CsvImportExportMixin
 from inventory.api.catalogue import serializers as catalogue_serializers
 from inventory.api.custom_fields import serializers as custom_field_serializers
 from inventory.api.licenses import serializers as license_serializers
 from inventory.api.reports import activity_rows
 from inventory.api.stock import serializers as stock_serializers
-from inventory.checkout import Target, item_checkin, item_checkout
 from inventory.models import (
     Accessory,
     AccessoryCheckout,
@@ -79,6 +81,11 @@ from inventory.models import (
     StatusLabel,
     Supplier,
 )
+from inventory.services import assets as services
+from inventory.services import catalogue as catalogue_services
+from inventory.services import custom_fields as custom_field_services
+from inventory.services import licenses, stock
+from inventory.services.checkout import Target, item_checkin, item_checkout
 
 SERVICE_OWNED = ["assigned_user", "assigned_asset", "assigned_location", "last_checkout", "last_checkin",
                  "expected_checkin", "last_audit_date", "next_audit_date", "checkin_counter", "checkout_counter",
@@ -1009,8 +1016,8 @@ class ComponentCheckoutForm(StockCheckoutForm):
 @admin.register(Component)
 class ComponentAdmin(StockAdmin):
     """As the accessory admin: validated by the API's write serializer, saved, deleted and restored by
-    ``inventory.stock`` (a component with units installed cannot be deleted), units installed by
-    ``inventory.checkout`` with the API's log row (components send no notifications)."""
+    ``inventory.services.stock`` (a component with units installed cannot be deleted), units installed by
+    ``inventory.services.checkout`` with the API's log row (components send no notifications)."""
     csv_kind = "component"
 
     form = api_form(Component, stock_serializers.ComponentWriteSerializer, StockForm)

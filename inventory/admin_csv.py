@@ -1,6 +1,7 @@
 """CSV import and CSV/XLSX export in the admin (issue 14), as a mixin for the item admins (``AssetAdmin``,
 ``AccessoryAdmin``, ``ConsumableAdmin``, ``ComponentAdmin``, ``LicenseAdmin``): the same importer and exporter as the
-commands (``inventory.csv_import``, ``inventory.csv_export``), so the same rules, services and log rows.
+commands (``inventory.transfer.import_assets``, ``inventory.transfer.export``), so the same rules, services and log
+rows.
 
 Import is three steps: upload (a form: the file, "update existing") → preview (a dry run: the counts, every error by
 line and column, the first rows' outcomes) → confirm (the import itself). The uploaded file is kept server-side in
@@ -50,10 +51,10 @@ from django_ratelimit.core import is_ratelimited
 
 from assetsvc.request_meta import current_request_meta, reset_request_meta, set_request_meta
 from inventory import import_tasks
-from inventory.csv_columns import COLUMNS, MAX_FIELD_SIZE, CsvFileError
-from inventory.csv_export import export_queryset, write_export
-from inventory.csv_import import import_csv
 from inventory.models import ImportJob
+from inventory.transfer.columns import COLUMNS, MAX_FIELD_SIZE, CsvFileError
+from inventory.transfer.export import export_queryset, write_export
+from inventory.transfer.import_assets import import_csv
 
 #: Largest upload accepted (bytes).
 MAX_UPLOAD = 50 * 1024 * 1024

@@ -21,12 +21,15 @@ class InventoryConfig(AppConfig):
         from accounts.holdings import UserHolding, register_user_holding
         from assetsvc.services import alive
         from companies.counts import CountedKind, register_company_count
-        from inventory import licenses, stock  # noqa: F401  (register the license, accessory and consumable kinds)
-        from inventory.counts import (
+        from inventory.selectors.counts import (
             CatalogueCount,
             CatalogueReference,
             register_catalogue_count,
             register_catalogue_reference,
+        )
+        from inventory.services import (
+            licenses,  # noqa: F401  (register the license, accessory and consumable kinds)
+            stock,  # noqa: F401
         )
 
         for catalogue, field in (("StatusLabel", "status"), ("Category", "model__category"),

@@ -3,7 +3,8 @@
 A file of more than ``CSV_IMPORT_TASK_ROWS`` rows is not imported in the admin's request: the admin writes an
 :class:`~inventory.models.ImportJob` row and enqueues :func:`run_csv_import` (django-tasks, the database backend) in
 one transaction, and ``manage.py db_worker`` runs it: the dry run of the preview, then (once confirmed) the import,
-through the same importer as the command and the small files (``inventory.csv_import.import_csv``). The job row
+through the same importer as the command and the small files (``inventory.transfer.import_assets.import_csv``). The job
+row
 holds the progress (rows done of the total, written after every batch of 500 rows, so the page polls it) and, at
 the end, the counts, the errors and the notes. The task's dotted path ``inventory.import_tasks.run_csv_import`` is
 stored in the task rows: keep it.
@@ -21,9 +22,9 @@ from django.utils import timezone
 from django_tasks import task
 
 from assetsvc.request_meta import reset_request_meta, set_request_meta
-from inventory.csv_columns import CsvFileError
-from inventory.csv_import import import_csv
 from inventory.models import ImportJob
+from inventory.transfer.columns import CsvFileError
+from inventory.transfer.import_assets import import_csv
 
 logger = logging.getLogger("inventory.import_tasks")
 

@@ -212,7 +212,7 @@ def asset_display_name(name: str, model_name: str | None) -> str:
 class Asset(TimestampedModel):
     """A tracked piece of hardware. It is checked out to at most one target: a user, another asset or a location.
 
-    Assignment, counters and audit dates are owned by the services in ``inventory.services``; nothing else
+    Assignment, counters and audit dates are owned by the services in ``inventory.services.assets``; nothing else
     writes them.
     """
 
@@ -367,8 +367,9 @@ class StockQuerySet(CompanyScopedQuerySet):
 class StockItem(CompanyScopedModel, TimestampedModel):
     """What accessories and consumables share: a named stock of ``qty`` identical units of one category, bought
     from a supplier, kept at a location. What is out lives in the kind's assignment rows; ``remaining`` is ``qty``
-    minus their units (``inventory.checkout.QuantityKind``). The catalogue entries have no reverse accessor
-    (``related_name="+"``): their counts and delete guards come from the registries in ``inventory.counts``."""
+    minus their units (``inventory.services.checkout.QuantityKind``). The catalogue entries have no reverse accessor
+    (``related_name="+"``): their counts and delete guards come from the registries in
+    ``inventory.selectors.counts``."""
 
     name = models.CharField(max_length=255)
     category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="+")
@@ -654,7 +655,7 @@ COLUMN_BASE_LENGTH = 50
 class CustomField(TimestampedModel):
     """A custom field definition (a MAC address, an IMEI, an OS version): global, not company-scoped. Its
     ``db_column_name`` is fixed when it is created and never changes, also on a rename (integrations address the
-    field by it); ``field_encrypted`` is fixed at creation too. Written only by ``inventory.custom_field_services``."""
+    field by it); ``field_encrypted`` is fixed at creation too. Written only by ``inventory.services.custom_fields``."""
 
     name = models.CharField(max_length=255)
     db_column_name = models.CharField(max_length=80, null=True, blank=True, unique=True, editable=False)
@@ -738,7 +739,8 @@ class AssetFieldValue(models.Model):
 
     class Meta:
         ordering = ["id"]
-        # ``?<column>=`` compares this expression first (inventory.custom_filters): case-insensitive, from the index.
+        # ``?<column>=`` compares this expression first (inventory.custom_values.lookups): case-insensitive, from the
+        # index.
         indexes = [models.Index("field", Lower(Substr("value", 1, 191)), include=["asset"],
                                 name="assetfieldvalue_lookup_ci_idx")]
         constraints = [

@@ -1,4 +1,4 @@
-"""Domain signals, sent explicitly by ``inventory.services`` after a change (never from ``post_save``).
+"""Domain signals, sent explicitly by ``inventory.services.assets`` after a change (never from ``post_save``).
 
 Every signal is sent inside the service's transaction with these keyword arguments:
 ``item`` (the model instance), ``actor`` (the acting user), ``target`` (user/asset/location, or None),
@@ -12,7 +12,7 @@ from django.dispatch import Signal
 asset_checked_out = Signal()
 asset_checked_in = Signal()
 asset_audited = Signal()
-# Accessories and consumables (inventory.stock); licenses to come.
+# Accessories and consumables (inventory.services.stock); licenses to come.
 accessory_checked_out = Signal()
 accessory_checked_in = Signal()
 consumable_checked_out = Signal()

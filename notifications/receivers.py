@@ -6,14 +6,17 @@ Every receiver is the same function, :func:`notify`, connected once per entry of
 ================================  ==========================  ===============================================
 signal (``inventory.signals``)    event                       sent by
 ================================  ==========================  ===============================================
-``asset_checked_out``             ``asset.checked_out``       ``inventory.services.asset_checkout``
-``asset_checked_in``              ``asset.checked_in``        ``inventory.services.asset_checkin``
-``asset_audited``                 ``asset.audited``           ``inventory.services.asset_audit``
-``accessory_checked_out``         ``accessory.checked_out``   ``inventory.stock`` via ``inventory.checkout``'s
+``asset_checked_out``             ``asset.checked_out``       ``inventory.services.assets.asset_checkout``
+``asset_checked_in``              ``asset.checked_in``        ``inventory.services.assets.asset_checkin``
+``asset_audited``                 ``asset.audited``           ``inventory.services.assets.asset_audit``
+``accessory_checked_out``         ``accessory.checked_out``   ``inventory.services.stock`` via
+``inventory.services.checkout``'s
                                                               ``item_checkout(kind=ACCESSORY, ...)``
-``accessory_checked_in``          ``accessory.checked_in``    ``inventory.stock`` via ``inventory.checkout``'s
+``accessory_checked_in``          ``accessory.checked_in``    ``inventory.services.stock`` via
+``inventory.services.checkout``'s
                                                               ``item_checkin(kind=ACCESSORY, ...)``
-``consumable_checked_out``        ``consumable.checked_out``  ``inventory.stock`` via ``inventory.checkout``'s
+``consumable_checked_out``        ``consumable.checked_out``  ``inventory.services.stock`` via
+``inventory.services.checkout``'s
                                                               ``item_checkout(kind=CONSUMABLE, ...)``
 ``license_checked_out``           ``license.checked_out``     the license services (a later issue)
 ``license_checked_in``            ``license.checked_in``      the license services (a later issue)
@@ -38,7 +41,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from inventory.checkout import target_type_of
+from inventory.services.checkout import target_type_of
 from notifications import delivery
 from notifications.config import get_webhook_config
 from notifications.events import EVENTS, EventType, display_name

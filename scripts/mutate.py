@@ -13,7 +13,8 @@ things cannot be configured there, so this wrapper adjusts mutmut before handing
    early-return guard (``if cond: return ...`` never taken) and a removed ``select_for_update()``.
 
 Usage: ``python scripts/mutate.py [--survivors] [--only-tests PREFIX] [mutmut run arguments...]``, e.g.
-``"inventory.services.*"`` for one module. The per-module summary (``scripts/mutation_report.py``) is printed at the
+``"inventory.services.assets.*"`` for one module. The per-module summary (``scripts/mutation_report.py``) is printed at
+the
 end. Two options serve a re-check after adding tests, on an existing ``mutants/`` (a killed mutant stays killed when
 tests are added, so only the others need running again):
 

@@ -64,7 +64,7 @@ def covering_classes() -> dict[type, list[str]]:
 def test_the_walk_finds_the_api_views():
     """Guard against a walk that silently finds nothing."""
     found = {_name(cls) for cls in routed_views()}
-    assert {"inventory.api.hardware.views.AssetViewSet", "inventory.api.catalogue.views.StatusLabelViewSet",
+    assert {"inventory.api.assets.views.AssetViewSet", "inventory.api.catalogue.views.StatusLabelViewSet",
             "accounts.api.users.UserViewSet", "companies.api.views.CompanyViewSet",
             "inventory.api.reports.ActivityReportViewSet", "accounts.api.views.CurrentUserView"} <= found
 

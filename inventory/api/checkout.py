@@ -1,6 +1,6 @@
 """The API side of the one checkout shape: an input serializer carrying the target (and the quantity, for kinds
 handed out by quantity) and a viewset mixin whose checkout and checkin call ``item_checkout`` / ``item_checkin`` of
-the view's kind. Targets are resolved by ``inventory.checkout.resolve_target``, the one rule for every kind."""
+the view's kind. Targets are resolved by ``inventory.services.checkout.resolve_target``, the one rule for every kind."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from rest_framework import serializers
 
 from assetsvc.api.fields import StrictIntegerField, TextField
 from assetsvc.api.serializers import ApiSerializer
-from inventory.checkout import MAX_QUANTITY, CheckoutKind, Target, item_checkin, item_checkout, resolve_target
 from inventory.choices import TargetType
+from inventory.services.checkout import MAX_QUANTITY, CheckoutKind, Target, item_checkin, item_checkout, resolve_target
 
 TARGET_KEYS = ("assigned_user", "assigned_asset", "assigned_location")
 TARGET_TYPE_OF_KEY = {"assigned_user": TargetType.USER, "assigned_asset": TargetType.ASSET,

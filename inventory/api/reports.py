@@ -20,7 +20,7 @@ from assetsvc.api.fields import visible_reference
 from assetsvc.api.formats import brief, record_formats
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
 from assetsvc.scoping import hidden_company, limiting_company_id
-from inventory.licenses import HIDDEN_KEY, LICENSE, can_view_keys
+from inventory.services.licenses import HIDDEN_KEY, LICENSE, can_view_keys
 
 #: ``item_type`` / ``target_type`` value → (app label, model name) used to resolve names.
 KIND_MODELS = {

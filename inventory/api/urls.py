@@ -4,9 +4,9 @@ module."""
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("inventory.api.catalogue_urls")),
-    path("", include("inventory.api.hardware_urls")),
-    path("", include("inventory.api.stock_urls")),
-    path("", include("inventory.api.license_urls")),
-    path("", include("inventory.api.custom_field_urls")),
+    path("", include("inventory.api.catalogue.urls")),
+    path("", include("inventory.api.assets.urls")),
+    path("", include("inventory.api.stock.urls")),
+    path("", include("inventory.api.licenses.urls")),
+    path("", include("inventory.api.custom_fields.urls")),
 ]

@@ -10,8 +10,8 @@ from rest_framework.routers import SimpleRouter
 
 from assetsvc.api.serializers import ApiSerializer
 from assetsvc.api.viewsets import ResourceViewSet, item_service
-from inventory import services
 from inventory.models import Asset
+from inventory.services import assets as services
 
 
 class ScopedThingRecord(serializers.ModelSerializer):

@@ -13,7 +13,7 @@ import pytest
 from activity.models import ActionLog
 from assetsvc.api.inputs import MAX_SEARCH_TERMS, NUMBER_OUT_OF_RANGE, TOO_MANY_TERMS
 from companies.models import Company
-from inventory.custom_filters import FILTER_TOO_DEEP, MAX_FILTER_DEPTH
+from inventory.custom_values.lookups import FILTER_TOO_DEEP, MAX_FILTER_DEPTH
 from inventory.models import Asset, AssetFieldValue
 from tests.factories import (
     AssetFactory,

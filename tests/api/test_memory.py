@@ -16,7 +16,7 @@ import pytest
 from django.test.client import ClientHandler, RequestFactory
 
 from accounts.models import User
-from inventory.api.hardware.records import AssetRow
+from inventory.api.assets.records import AssetRow
 from tests.factories import AssetFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -39,8 +39,8 @@ def test_admin_writes_are_recorded_as_gui(client, superuser):
 
 
 def test_outside_a_request_nothing_is_invented(superuser):
-    from inventory.catalogue_services import catalogue_item_create
     from inventory.models import Supplier
+    from inventory.services.catalogue import catalogue_item_create
 
     supplier = catalogue_item_create(model=Supplier, data={"name": "From a command"}, actor=superuser)
     row = ActionLog.objects.get(item_type="supplier", item_id=supplier.pk)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import factory
 from factory.django import DjangoModelFactory
 
-from inventory import field_crypto
+from inventory.custom_values import crypto as field_crypto
 from inventory.models import AssetFieldValue
 from tests.factories.inventory import (
     AssetFactory,

@@ -4,7 +4,6 @@ import factory
 from factory.django import DjangoModelFactory
 
 from inventory.choices import StatusType
-from inventory.custom_field_services import column_name_for
 from inventory.models import (
     Accessory,
     AccessoryCheckout,
@@ -24,6 +23,7 @@ from inventory.models import (
     StatusLabel,
     Supplier,
 )
+from inventory.services.custom_fields import column_name_for
 from inventory.tags import tag_key
 
 
@@ -88,7 +88,7 @@ class AssetFactory(DjangoModelFactory[Asset]):
 
 def checked_out_asset(target, **kwargs) -> Asset:
     """An asset already checked out to ``target`` (user, asset or location), written directly: for test setup
-    only; the API and admin go through ``inventory.services``."""
+    only; the API and admin go through ``inventory.services.assets``."""
     from accounts.models import User
 
     if isinstance(target, User):

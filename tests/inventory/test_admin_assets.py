@@ -14,8 +14,8 @@ from django.test import Client, RequestFactory
 
 from accounts.models import User
 from activity.models import ActionLog
-from inventory import services
 from inventory.models import Asset
+from inventory.services import assets as services
 from tests.factories import (
     AssetFactory,
     LocationFactory,

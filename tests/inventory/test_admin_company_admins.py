@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from accounts.models import PermissionGroup, User
 from activity.models import ActionLog
-from inventory import services
-from inventory.csv_columns import ASSET_COLUMNS
 from inventory.models import Accessory, Asset
+from inventory.services import assets as services
+from inventory.transfer.columns import ASSET_COLUMNS
 from tests.factories import (
     AccessoryFactory,
     AssetFactory,

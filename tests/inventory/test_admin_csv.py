@@ -13,8 +13,8 @@ from openpyxl import load_workbook
 
 from activity.models import ActionLog
 from inventory.admin_csv import import_dir
-from inventory.csv_columns import ASSET_COLUMNS
 from inventory.models import Accessory, Asset
+from inventory.transfer.columns import ASSET_COLUMNS
 from tests.factories import AssetFactory, CompanyFactory, UserFactory
 
 pytestmark = pytest.mark.urls("tests.inventory.csv_admin_site")

@@ -14,8 +14,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from inventory.admin_csv import TOKEN_AGE, import_dir
-from inventory.csv_columns import ASSET_COLUMNS
 from inventory.models import Asset
+from inventory.transfer.columns import ASSET_COLUMNS
 
 pytestmark = pytest.mark.urls("tests.inventory.csv_admin_site")
 HEADER = [column.header for column in ASSET_COLUMNS]

@@ -1,13 +1,13 @@
 """Custom fields and fieldsets in the Django admin (issue 15 part 1): saved, ordered and deleted through
-``inventory.custom_field_services``, with the API's rules and messages."""
+``inventory.services.custom_fields``, with the API's rules and messages."""
 
 from __future__ import annotations
 
 import pytest
 
 from activity.models import ActionLog
-from inventory.custom_field_services import ENCRYPTION_FIXED, FIELD_IN_USE
 from inventory.models import CustomField, CustomFieldset, CustomFieldsetField
+from inventory.services.custom_fields import ENCRYPTION_FIXED, FIELD_IN_USE
 from tests.factories import CustomFieldFactory, CustomFieldsetFactory, CustomFieldsetFieldFactory
 from tests.ops.test_admin_services import form_data, form_errors, texts, url
 

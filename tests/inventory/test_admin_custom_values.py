@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from activity.models import ActionLog
-from inventory.field_crypto import MASK, decrypt
+from inventory.custom_values.crypto import MASK, decrypt
 from inventory.models import Asset, AssetFieldValue
 from tests.factories import (
     AssetFactory,

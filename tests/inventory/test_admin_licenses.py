@@ -1,4 +1,5 @@
-"""The license admin goes through ``inventory.licenses``: it lists licenses with their free seats (searchable and
+"""The license admin goes through ``inventory.services.licenses``: it lists licenses with their free seats (searchable
+and
 filtered), creates and edits them with the API's rules and messages (seats follow ``seats``, never below the
 assigned ones), shows every seat on the license's page, refuses a delete while a seat is assigned, and checks seats
 out and in with the API's log rows and signals.
@@ -18,8 +19,8 @@ from django.test.utils import CaptureQueriesContext
 
 from activity.models import ActionLog
 from inventory import signals
-from inventory.licenses import DELETE_REFUSED, SEAT_UNAVAILABLE
 from inventory.models import License, LicenseSeat
+from inventory.services.licenses import DELETE_REFUSED, SEAT_UNAVAILABLE
 from tests.factories import AssetFactory, CategoryFactory, LicenseFactory, ManufacturerFactory, UserFactory
 from tests.factories.inventory import seat_out
 from tests.ops.test_admin_services import form_data, form_errors, texts, url

@@ -1,5 +1,7 @@
-"""The accessory, consumable and component admin (issue 10, item 8; issue 11) goes through ``inventory.stock`` and
-``inventory.checkout``: it lists the units out and what remains, refuses what the API refuses with the API's messages
+"""The accessory, consumable and component admin (issue 10, item 8; issue 11) goes through ``inventory.services.stock``
+and
+``inventory.services.checkout``: it lists the units out and what remains, refuses what the API refuses with the API's
+messages
 and writes nothing then, shows who holds what on the item's page, and checks units out and in with the API's log rows
 and signals (components send none).
 
@@ -20,7 +22,6 @@ from django.test.utils import CaptureQueriesContext
 
 from activity.models import ActionLog
 from inventory import signals
-from inventory.checkout import target_type_of
 from inventory.models import (
     Accessory,
     AccessoryCheckout,
@@ -29,7 +30,8 @@ from inventory.models import (
     Consumable,
     ConsumableAssignment,
 )
-from inventory.stock import ACCESSORY, COMPONENT, stock_delete
+from inventory.services.checkout import target_type_of
+from inventory.services.stock import ACCESSORY, COMPONENT, stock_delete
 from tests.factories import (
     AccessoryFactory,
     AssetFactory,

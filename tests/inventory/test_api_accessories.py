@@ -10,7 +10,7 @@ import pytest
 
 from inventory.api.stock.views import AccessoryViewSet
 from inventory.models import Accessory, AccessoryCheckout
-from inventory.stock import CHECKOUT_ROW_NOT_FOUND
+from inventory.services.stock import CHECKOUT_ROW_NOT_FOUND
 from tests.api_mixins import (
     CrudAPITests,
     PermissionTests,

@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from activity.models import ActionLog
-from inventory import services
 from inventory.api.reports import ActivityReportViewSet
+from inventory.services import assets as services
 from tests.api_mixins import QueryBudgetTests
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, PermissionGroupFactory, UserFactory
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from activity.models import ActionLog
 from inventory.choices import StatusType
 from inventory.models import Asset
-from inventory.services import add_months
+from inventory.services.assets import add_months
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,

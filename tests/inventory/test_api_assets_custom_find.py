@@ -13,8 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from inventory import custom_filters
 from inventory.choices import StatusType
+from inventory.custom_values import lookups as custom_filters
 from inventory.models import Asset, AssetFieldValue, CustomField
 from tests.conftest import ON_POSTGRES
 from tests.factories import (

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from inventory import services
+from inventory.services import assets as services
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, SupplierFactory, UserFactory
 from tests.factories.inventory import checked_out_asset
 

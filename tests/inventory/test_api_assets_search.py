@@ -1,15 +1,15 @@
 """``GET /hardware?search=`` matches the same columns and related names as the generic ``SearchFilter`` over the
 original ``search_fields`` list did, now that the hardware view matches related names in their own tables first
-(``inventory.selectors.search_assets``, docs/performance.md)."""
+(``inventory.selectors.assets.search_assets``, docs/performance.md)."""
 
 from __future__ import annotations
 
 import pytest
 
 from assetsvc.api.viewsets import search_q
-from inventory import selectors
 from inventory.choices import StatusType
 from inventory.models import Asset
+from inventory.selectors import assets as selectors
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from inventory.models import Asset
-from inventory.services import TAG_TAKEN
+from inventory.services.assets import TAG_TAKEN
 from inventory.tags import normalize_tag, tag_key
 from tests.factories import AssetFactory, AssetModelFactory, StatusLabelFactory, UserFactory
 

@@ -10,7 +10,7 @@ import pytest
 
 from inventory.api.stock.views import ComponentViewSet
 from inventory.models import Component, ComponentAssignment
-from inventory.stock import COMPONENT_ROW_NOT_FOUND
+from inventory.services.stock import COMPONENT_ROW_NOT_FOUND
 from tests.api_mixins import (
     CrudAPITests,
     PermissionTests,

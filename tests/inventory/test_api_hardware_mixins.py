@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from inventory.api.hardware.views import AssetViewSet
+from inventory.api.assets.views import AssetViewSet
 from inventory.models import Asset
 from tests.api_mixins import CheckoutTests, CrudAPITests, PermissionTests, QueryBudgetTests, RestoreTests
 from tests.factories import (

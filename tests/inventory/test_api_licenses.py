@@ -12,8 +12,8 @@ import pytest
 
 from activity.models import ActionLog
 from inventory.api.licenses.views import LicenseViewSet
-from inventory.licenses import LICENSE_NOT_FOUND, SEAT_NOT_FOUND, SEAT_OF_ANOTHER_LICENSE, SEAT_UNAVAILABLE
 from inventory.models import License, LicenseSeat
+from inventory.services.licenses import LICENSE_NOT_FOUND, SEAT_NOT_FOUND, SEAT_OF_ANOTHER_LICENSE, SEAT_UNAVAILABLE
 from tests.api_mixins import (
     MISSING,
     CrudAPITests,

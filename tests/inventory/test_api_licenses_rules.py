@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from activity.models import ActionLog
 from inventory.api.licenses.serializers import BOTH_TARGETS
-from inventory.licenses import NOT_FOUND, SEAT_OF_ANOTHER_LICENSE, TARGET_NOT_FOUND
 from inventory.models import License, LicenseSeat
+from inventory.services.licenses import NOT_FOUND, SEAT_OF_ANOTHER_LICENSE, TARGET_NOT_FOUND
 from tests.api_mixins import http_errors
 from tests.factories import AssetFactory, CategoryFactory, LicenseFactory, UserFactory
 from tests.factories.inventory import seat_out

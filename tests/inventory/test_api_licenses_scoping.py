@@ -13,8 +13,8 @@ import pytest
 
 from accounts.models import User
 from activity.models import ActionLog
-from inventory.licenses import HIDDEN_KEY
 from inventory.models import License, LicenseSeat
+from inventory.services.licenses import HIDDEN_KEY
 from tests.api_mixins import MISSING, http_errors, same_answer
 from tests.factories import (
     AssetFactory,

@@ -30,7 +30,7 @@ from inventory.models import (
     Consumable,
     ConsumableAssignment,
 )
-from inventory.stock import CHECKOUT_ROW_NOT_FOUND, COMPONENT_ROW_NOT_FOUND
+from inventory.services.stock import CHECKOUT_ROW_NOT_FOUND, COMPONENT_ROW_NOT_FOUND
 from tests.api_mixins import ERROR_KEYS, MISSING, error_of, http_errors, same_answer, send
 from tests.factories import (
     AccessoryFactory,

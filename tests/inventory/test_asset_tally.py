@@ -1,4 +1,5 @@
-"""The live-asset tally (PostgreSQL; migration 0013, ``inventory/tally.py``): ``GET /hardware`` takes its exact
+"""The live-asset tally (PostgreSQL; migration 0013, ``inventory/selectors/tally.py``): ``GET /hardware`` takes its
+exact
 ``total`` from it instead of counting, so it must equal the count after every way an asset is written (the API's
 verbs, the ORM's bulk and queryset writes, raw SQL, rolled-back transactions, ``TRUNCATE``), for every caller and
 every list it answers, also with writers racing; lists it cannot answer still count.

@@ -19,9 +19,9 @@ from django.test.utils import CaptureQueriesContext
 
 from activity.models import ActionLog
 from inventory import signals
-from inventory.csv_import import import_csv
-from inventory.field_crypto import MASK, decrypt, unique_digest
+from inventory.custom_values.crypto import MASK, decrypt, unique_digest
 from inventory.models import Asset, AssetFieldValue
+from inventory.transfer.import_assets import import_csv
 from tests.factories import AssetFactory, AssetModelFactory, CustomFieldFactory, StatusLabelFactory
 from tests.factories.custom_fields import AssetFieldValueFactory, fieldset_of
 

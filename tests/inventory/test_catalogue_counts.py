@@ -1,4 +1,5 @@
-"""Catalogue record counts come from one registry (``inventory.counts``): a kind registers where its rows point
+"""Catalogue record counts come from one registry (``inventory.selectors.counts``): a kind registers where its rows
+point
 at a catalogue entry, and every record (lists and single reads) counts it, scoped to the caller."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from assetsvc.registry import entries
-from inventory.counts import CatalogueCount, register_catalogue_count
+from inventory.selectors.counts import CatalogueCount, register_catalogue_count
 from tests.factories import AssetFactory, SupplierFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

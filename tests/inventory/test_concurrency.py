@@ -190,7 +190,7 @@ def test_concurrent_quantity_checkouts_never_over_issue():
     """Eight simultaneous checkouts of one unit each from a stock of five: exactly five succeed; the others get the
     field error on the quantity (since issue 10 a checkout of more than remains is a field error, not a conflict)."""
     from assetsvc.exceptions import InvalidInputError
-    from inventory.checkout import item_checkout
+    from inventory.services.checkout import item_checkout
     from tests.kinds.kinds import WIDGET
     from tests.kinds.models import Widget, WidgetCheckout
 
@@ -209,7 +209,8 @@ def test_concurrent_quantity_checkouts_never_over_issue():
 
 # --- accessories, consumables and components over the API (issues 10 and 11: "concurrent checkouts on PostgreSQL
 # never exceed the quantity"). Each checkout locks the item row and computes what remains under the lock
-# (inventory/checkout.py), a qty change is checked on the locked row (inventory/stock.py), a checkin re-reads its row
+# (inventory/services/checkout.py), a qty change is checked on the locked row (inventory/services/stock.py), a checkin
+# re-reads its row
 # under the item lock.
 
 
@@ -365,7 +366,8 @@ def test_concurrent_qty_lowering_never_leaves_more_out_than_the_quantity(item_ty
 
 
 # --- license seats over the API (issue 11): a seat PATCH locks the license row and re-reads the seat under the lock
-# (inventory/licenses.py), so a seat is assigned once however many ask, and a seats change never removes a seat that
+# (inventory/services/licenses.py), so a seat is assigned once however many ask, and a seats change never removes a
+# seat that
 # a concurrent checkout is assigning.
 
 

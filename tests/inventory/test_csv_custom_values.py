@@ -14,10 +14,10 @@ from django.core.management import call_command
 from activity.choices import ActionType
 from activity.models import ActionLog
 from inventory import custom_values
-from inventory.csv_columns import ASSET_COLUMNS
-from inventory.csv_export import export_queryset, export_rows
-from inventory.field_crypto import MASK, decrypt
+from inventory.custom_values.crypto import MASK, decrypt
 from inventory.models import Asset, AssetFieldValue
+from inventory.transfer.columns import ASSET_COLUMNS
+from inventory.transfer.export import export_queryset, export_rows
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,

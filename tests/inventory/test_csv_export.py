@@ -11,8 +11,8 @@ import pytest
 from django.core.management import call_command
 from openpyxl import load_workbook
 
-from inventory.csv_columns import ASSET_COLUMNS
 from inventory.models import Accessory, Asset, AssetModel, Category, License, Location, StatusLabel, Supplier
+from inventory.transfer.columns import ASSET_COLUMNS
 from tests.factories import AssetFactory, CompanyFactory, UserFactory
 
 HEADER = [column.header for column in ASSET_COLUMNS]

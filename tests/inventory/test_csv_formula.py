@@ -17,7 +17,7 @@ from django.core.management import call_command
 from openpyxl import load_workbook
 
 from inventory import custom_values
-from inventory.field_crypto import decrypt
+from inventory.custom_values.crypto import decrypt
 from inventory.models import Accessory, Asset, AssetFieldValue, Component, Consumable, License
 from tests.factories import (
     AccessoryFactory,

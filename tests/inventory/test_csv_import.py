@@ -349,7 +349,7 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_otherwise():
 
 @pytest.mark.postgres
 def test_bulk_import_keeps_the_live_asset_tally_exact(admin, tmp_path):
-    from inventory import tally
+    from inventory.selectors import tally
 
     AssetFactory(asset_tag="PRE-1")
     path = write_csv(tmp_path / "a.csv", [row(f"TL-{number}") for number in range(1, 1201)])

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from activity.models import ActionLog
-from inventory.format_regex import MAX_CHECKED_LENGTH
+from inventory.custom_values.formats import MAX_CHECKED_LENGTH
 from inventory.models import Asset, AssetFieldValue, CustomField
 from tests.factories import AssetFactory, AssetModelFactory, CustomFieldFactory, StatusLabelFactory
 from tests.factories.custom_fields import fieldset_of

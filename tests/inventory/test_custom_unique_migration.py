@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from inventory.field_crypto import unique_digest
+from inventory.custom_values.crypto import unique_digest
 from inventory.models import AssetFieldValue
 from tests.conftest import TokenClient
 from tests.factories import StatusLabelFactory, UserFactory

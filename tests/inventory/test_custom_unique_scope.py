@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, connections
 
 from inventory import custom_values
-from inventory.field_crypto import decrypt
+from inventory.custom_values.crypto import decrypt
 from inventory.models import Asset, AssetFieldValue
 from tests.factories import (
     AssetFactory,

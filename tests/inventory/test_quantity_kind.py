@@ -8,7 +8,7 @@ import pytest
 
 from activity.models import ActionLog
 from assetsvc.exceptions import InvalidInputError, NotFoundError
-from inventory.checkout import CHECKOUT_KINDS, item_checkin, item_checkout
+from inventory.services.checkout import CHECKOUT_KINDS, item_checkin, item_checkout
 from tests.factories import AssetFactory, LocationFactory, UserFactory
 from tests.kinds.kinds import WIDGET
 from tests.kinds.models import Widget, WidgetCheckout

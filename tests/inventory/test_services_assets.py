@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from activity.models import ActionLog
-from inventory import services, signals
+from inventory import signals
 from inventory.exceptions import (
     AssetAlreadyCheckedInError,
     AssetNotAvailableError,
@@ -17,6 +17,7 @@ from inventory.exceptions import (
     InvalidCheckoutTargetError,
 )
 from inventory.models import Asset
+from inventory.services import assets as services
 from tests.factories import AssetFactory, CompanyFactory, LocationFactory, StatusLabelFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import pytest
 
 from assetsvc.exceptions import NotFoundError
 from assetsvc.services import lock_or_not_found, model_update
-from inventory import catalogue_services
 from inventory.models import Asset, Supplier
+from inventory.services import catalogue as catalogue_services
 from tests.factories import AssetFactory, SupplierFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from assetsvc.exceptions import InvalidInputError, NotFoundError
-from inventory.checkout import QuantityKind
+from inventory.services.checkout import QuantityKind
 from tests.kinds.models import Widget, WidgetCheckout
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from inventory.services import asset_checkin, asset_checkout
+from inventory.services.assets import asset_checkin, asset_checkout
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, AssetModelFactory, UserFactory
 from tests.notifications.conftest import HOOK_PATH, posted_bodies, wait_for_idle

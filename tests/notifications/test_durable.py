@@ -16,7 +16,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from inventory.models import Asset
-from inventory.services import asset_checkout
+from inventory.services.assets import asset_checkout
 from inventory.signals import asset_checked_out
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, UserFactory

@@ -13,11 +13,11 @@ from django.utils import timezone
 from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from inventory.checkout import item_checkin, item_checkout
-from inventory.licenses import seat_update
 from inventory.models import LicenseSeat
-from inventory.services import asset_audit, asset_checkin, asset_checkout
-from inventory.stock import ACCESSORY, CONSUMABLE
+from inventory.services.assets import asset_audit, asset_checkin, asset_checkout
+from inventory.services.checkout import item_checkin, item_checkout
+from inventory.services.licenses import seat_update
+from inventory.services.stock import ACCESSORY, CONSUMABLE
 from notifications.models import WebhookDelivery
 from tests.factories import (
     AccessoryFactory,

@@ -1,4 +1,4 @@
-"""License seat events end to end: the real seat service (``inventory.licenses.seat_update``, which runs
+"""License seat events end to end: the real seat service (``inventory.services.licenses.seat_update``, which runs
 ``item_checkout`` / ``item_checkin`` with ``LicenseKind``), the real receivers and a real local receiver.
 
 They post the specification's checkout text and API-CONTRACT.md §10's checkin text in each platform's body, with
@@ -15,9 +15,9 @@ from types import SimpleNamespace
 import pytest
 
 from assetsvc.exceptions import ConflictError
-from inventory.licenses import seat_update
 from inventory.models import LicenseSeat
-from inventory.services import asset_delete
+from inventory.services.assets import asset_delete
+from inventory.services.licenses import seat_update
 from notifications.models import WebhookDelivery
 from tests.factories import AssetFactory, AssetModelFactory, LicenseFactory, UserFactory
 from tests.notifications.conftest import HOOK_PATH, posted_bodies, serve_platform, wait_for_idle

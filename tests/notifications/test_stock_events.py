@@ -1,5 +1,6 @@
-"""Accessory and consumable events end to end: the real checkout services (``inventory.checkout.item_checkout`` /
-``item_checkin`` with the kinds of ``inventory.stock``), the real receivers and a real local receiver.
+"""Accessory and consumable events end to end: the real checkout services
+(``inventory.services.checkout.item_checkout`` /
+``item_checkin`` with the kinds of ``inventory.services.stock``), the real receivers and a real local receiver.
 
 They post the specification's texts (API-CONTRACT.md §10 for the accessory checkin) in each platform's body, with
 ``<target_name>`` by §10: a user's full name, a location's name, an asset's name or, unnamed, its tag. A refused
@@ -14,8 +15,8 @@ from types import SimpleNamespace
 import pytest
 
 from assetsvc.exceptions import InvalidInputError
-from inventory.checkout import item_checkin, item_checkout
-from inventory.stock import ACCESSORY, CONSUMABLE
+from inventory.services.checkout import item_checkin, item_checkout
+from inventory.services.stock import ACCESSORY, CONSUMABLE
 from notifications.models import WebhookDelivery
 from tests.factories import (
     AccessoryFactory,

@@ -20,8 +20,8 @@ from accounts.services import CANNOT_DELETE_YOURSELF, personal_token_issue, user
 from activity.models import ActionLog
 from companies.models import Company
 from companies.services import COMPANY_NOT_EMPTY
-from inventory.catalogue_services import ITEM_DELETED, MANUFACTURER_IN_USE, STATUS_LABEL_IN_USE
 from inventory.models import Asset, Manufacturer, StatusLabel
+from inventory.services.catalogue import ITEM_DELETED, MANUFACTURER_IN_USE, STATUS_LABEL_IN_USE
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,
@@ -401,7 +401,7 @@ def test_no_admin_action_offers_djangos_raw_bulk_delete(admin_client):
 
 def _in_use(kind: str):
     """A catalogue entry of ``kind`` that something still uses, and the API's refusal message."""
-    from inventory import catalogue_services as cs
+    from inventory.services import catalogue as cs
     from tests.factories import CategoryFactory, LocationFactory, SupplierFactory
 
     if kind == "category":

@@ -7,8 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError as DjangoValidationError
 
 from accounts import services as account_services
-from inventory import services as asset_services
 from inventory.models import Asset
+from inventory.services import assets as asset_services
 from tests.factories import AssetFactory, AssetModelFactory, PermissionGroupFactory, StatusLabelFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

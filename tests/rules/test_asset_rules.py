@@ -1,4 +1,5 @@
-"""Each guard, state check and rule of ``inventory.services``, proven by a test that fails when the check is broken
+"""Each guard, state check and rule of ``inventory.services.assets``, proven by a test that fails when the check is
+broken
 (flipped, dropped, or its ``and``/``or`` swapped): the survivors of ``make mutate`` (docs/testing.md).
 
 The services are called directly, as the admin calls them; refusals are recognised by their ``code`` or field
@@ -13,10 +14,10 @@ import pytest
 from django.utils import timezone
 
 from activity.models import ActionLog
-from inventory import services
-from inventory.checkout import log_company_id
 from inventory.choices import StatusType
 from inventory.models import Asset
+from inventory.services import assets as services
+from inventory.services.checkout import log_company_id
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,

@@ -1,4 +1,4 @@
-"""The rules of ``inventory.catalogue_services`` that only the API's serializers covered: the location tree never
+"""The rules of ``inventory.services.catalogue`` that only the API's serializers covered: the location tree never
 loops (re-checked in the service, under lock), created-by, the changed-field log keys and the restore guards."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from activity.models import ActionLog
-from inventory import catalogue_services as services
 from inventory.choices import CategoryType
 from inventory.models import Category, Location, Manufacturer
+from inventory.services import catalogue as services
 from tests.factories import (
     AssetModelFactory,
     CategoryFactory,

@@ -1,4 +1,4 @@
-"""Rule checks of the one checkout shape (``inventory/checkout.py``) that mutation testing showed no other test
+"""Rule checks of the one checkout shape (``inventory/services/checkout.py``) that mutation testing showed no other test
 would notice breaking: the quantity bounds, the kind's target types, the target resolver's input checks, the kind
 registry, and who a quantity assignment records as its creator."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from activity.models import ActionLog
 from assetsvc.exceptions import InvalidInputError
-from inventory.checkout import CHECKOUT_KINDS, MAX_QUANTITY, QuantityKind, item_checkout, resolve_target
+from inventory.services.checkout import CHECKOUT_KINDS, MAX_QUANTITY, QuantityKind, item_checkout, resolve_target
 from tests.factories import LocationFactory, UserFactory
 from tests.kinds.kinds import WIDGET, WidgetKind
 from tests.kinds.models import Widget, WidgetCheckout

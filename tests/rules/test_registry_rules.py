@@ -1,4 +1,5 @@
-"""Rule checks of the registries (``assetsvc.scoping``, ``accounts.holdings``, ``inventory.counts``) that mutation
+"""Rule checks of the registries (``assetsvc.scoping``, ``accounts.holdings``, ``inventory.selectors.counts``) that
+mutation
 testing showed no other test would notice breaking."""
 
 from __future__ import annotations

@@ -29,9 +29,9 @@ from assetsvc.api.fields import (
 from assetsvc.api.formats import brief
 from assetsvc.api.serializers import ApiModelSerializer
 from companies.models import Company
-from inventory.catalogue_services import UNIQUE_MESSAGES, name_taken
 from inventory.choices import CategoryType, StatusType
 from inventory.models import AssetModel, Category, CustomFieldset, Location, Manufacturer, StatusLabel, Supplier
+from inventory.services.catalogue import UNIQUE_MESSAGES, name_taken
 
 BRIEF_SCHEMA = {
     "type": "object",

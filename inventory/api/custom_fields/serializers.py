@@ -18,9 +18,9 @@ from assetsvc.api.fields import (
     may_change_record,
 )
 from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
-from inventory import custom_field_services as services
 from inventory.choices import FieldElement
 from inventory.models import CustomField, CustomFieldset
+from inventory.services import custom_fields as services
 
 NAME_TAKEN = services.NAME_TAKEN
 ITEM_IDS = "The item must be a list of field ids."

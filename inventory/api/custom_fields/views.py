@@ -1,7 +1,7 @@
 """``/fields`` and ``/fieldsets`` (API-CONTRACT.md §11, reference §1.5): custom field and fieldset definitions.
 Global, not company-scoped; every route needs a ``customfields.*`` key (view for reads, create, edit for updates and
 for associate, disassociate and order, delete). Lists are ordered by id and take ``limit``, ``offset`` and
-``search`` (on the name). Writes go through ``inventory.custom_field_services``."""
+``search`` (on the name). Writes go through ``inventory.services.custom_fields``."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from assetsvc.api.viewsets import ResourceViewSet, item_service, success, success_envelope
-from inventory import custom_field_services as services
 from inventory.api.custom_fields import serializers as s
 from inventory.models import AssetModel, CustomField, CustomFieldset, CustomFieldsetField
+from inventory.services import custom_fields as services
 
 NO_INPUT = {"application/json": s.NO_INPUT_SCHEMA}
 

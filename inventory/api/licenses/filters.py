@@ -8,8 +8,8 @@ import django_filters as filters
 
 from assetsvc.api.filters import IdFilter
 from assetsvc.api.inputs import parse_flag
-from inventory.licenses import can_view_keys
 from inventory.models import License
+from inventory.services.licenses import can_view_keys
 
 
 def ci() -> filters.CharFilter:

@@ -2,7 +2,8 @@
 cost strings, ``{id, name}`` nesting, ``available_actions`` for the caller), and the license write and seat inputs.
 
 The product key is read as ``product_key`` and only by callers who may see keys (``context["can"]["keys"]``);
-everybody else reads :data:`~inventory.licenses.HIDDEN_KEY`. ``free_seats_count`` (and ``remaining``) come from the
+everybody else reads :data:`~inventory.services.licenses.HIDDEN_KEY`. ``free_seats_count`` (and ``remaining``) come
+from the
 ``free_seats`` subquery the view annotates, so a page costs one query whatever its length.
 """
 
@@ -39,8 +40,8 @@ from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
 from companies.models import Company
 from inventory.api.catalogue.serializers import RecordSerializer
 from inventory.api.stock.serializers import DateField, MoneyRecordField
-from inventory.licenses import HIDDEN_KEY, MAX_SEATS
 from inventory.models import Category, License, LicenseSeat, Manufacturer, Supplier
+from inventory.services.licenses import HIDDEN_KEY, MAX_SEATS
 
 #: A seat PATCH naming a user and an asset (Snipe-IT's ``select_asset_or_person``).
 BOTH_TARGETS = "You must select an asset or a user, but not both."

@@ -20,12 +20,12 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from assetsvc.api.viewsets import success, success_envelope
-from inventory import licenses
 from inventory.api.licenses import filters
 from inventory.api.licenses import serializers as s
 from inventory.api.stock.views import StockViewSet, created_by_sort
-from inventory.checkout import resolve_target
 from inventory.models import License, LicenseSeat
+from inventory.services import licenses
+from inventory.services.checkout import resolve_target
 
 #: The seat input naming a target → its type.
 TARGET_KEYS = {key: target_type for target_type, key in licenses.LICENSE.target_inputs.items()}

@@ -46,7 +46,7 @@ from inventory.models import (
     Manufacturer,
     Supplier,
 )
-from inventory.stock import MAX_STOCK
+from inventory.services.stock import MAX_STOCK
 
 #: A checkout naming two different targets (``assigned_to`` beside another target key).
 TWO_TARGETS = "Only one target may be given: assigned_to and {key} name different targets."

@@ -26,7 +26,6 @@ from assetsvc.api.viewsets import ResourceViewSet, success, success_envelope
 from assetsvc.exceptions import NotFoundError
 from assetsvc.registry import hook
 from companies.querysets import caller_chooses_company
-from inventory import stock
 from inventory.api.catalogue.views import SELECTLIST_KEYS
 from inventory.api.checkout import CheckoutActionsMixin
 from inventory.api.stock import filters
@@ -41,6 +40,7 @@ from inventory.models import (
     ConsumableAssignment,
     Location,
 )
+from inventory.services import stock
 
 _ID = re.compile(r"^[0-9]{1,18}$")
 ROW_RELATED = ("created_by", "assigned_user", "assigned_asset", "assigned_location")

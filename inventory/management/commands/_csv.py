@@ -7,9 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 from accounts.models import User
 from assetsvc.progress import Progress, progress_stream
 from assetsvc.request_meta import reset_request_meta, set_request_meta
-from inventory.csv_columns import CsvFileError
-from inventory.csv_export import FORMATS, export_queryset, write_export
-from inventory.csv_import import import_csv
+from inventory.transfer.columns import CsvFileError
+from inventory.transfer.export import FORMATS, export_queryset, write_export
+from inventory.transfer.import_assets import import_csv
 
 #: The ``action_source`` of the action-log rows an import writes.
 IMPORT_SOURCE = "importer"

@@ -1,11 +1,12 @@
 """``manage.py recount_assets``: rebuild the live-asset tally that the hardware list's ``total`` reads on PostgreSQL
-(``inventory/tally.py``). Triggers keep it exact under every write; run this only after loading data with triggers
+(``inventory/selectors/tally.py``). Triggers keep it exact under every write; run this only after loading data with
+triggers
 disabled (``pg_restore --data-only --disable-triggers``) or when in doubt. Safe while serving: writes to assets wait
 for the few seconds it takes, reads go on."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from inventory import tally
+from inventory.selectors import tally
 
 
 class Command(BaseCommand):

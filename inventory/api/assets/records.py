@@ -26,7 +26,7 @@ from assetsvc.scoping import limiting_company_id
 from inventory import custom_values
 from inventory.choices import StatusType
 from inventory.models import Asset, asset_display_name
-from inventory.services import add_months
+from inventory.services.assets import add_months
 
 #: Every relation the record reads (pass to ``select_related``).
 ASSET_RELATED = (

@@ -1,6 +1,7 @@
 """Licenses: software with ``seats`` seats, each assigned to a user or to an asset, or free (API-CONTRACT.md §10).
 
-:class:`LicenseKind` is a stock kind (``inventory.stock``) on the shared checkout shape (``inventory.checkout``)
+:class:`LicenseKind` is a stock kind (``inventory.services.stock``) on the shared checkout shape
+(``inventory.services.checkout``)
 with the seat as the assignment: a seat checkout or checkin locks the license row and re-reads the seat under that
 lock, so of concurrent requests for one seat only the first assigns it, and a seat removed by a concurrent ``seats``
 change is "not found". A license is created (``license_create``: ``stock_create`` and its seats), updated
@@ -34,7 +35,9 @@ from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import model_update
 from companies.querysets import caller_chooses_company
 from inventory import signals
-from inventory.checkout import (
+from inventory.choices import CategoryType, TargetType
+from inventory.models import License, LicenseSeat
+from inventory.services.checkout import (
     Target,
     checkin_locked,
     item_checkout,
@@ -42,9 +45,7 @@ from inventory.checkout import (
     require_note,
     target_type_of,
 )
-from inventory.choices import CategoryType, TargetType
-from inventory.models import License, LicenseSeat
-from inventory.stock import STOCK_KINDS, StockKind, check_category, stock_create
+from inventory.services.stock import STOCK_KINDS, StockKind, check_category, stock_create
 
 #: The largest ``seats`` of a license (API-CONTRACT.md §10).
 MAX_SEATS = 100_000
@@ -80,7 +81,7 @@ class LicenseKind(StockKind):
     """License seats: to a user or an asset, one seat per checkout. The item locked is the license and the
     assignment is the seat (passed as ``seat=``; None picks the first free seat under the lock), so a license's
     "units out" are its assigned seats and what remains its free ones. As a stock kind, a license is created,
-    deleted (refused while a seat is assigned) and restored by the services of ``inventory.stock``."""
+    deleted (refused while a seat is assigned) and restored by the services of ``inventory.services.stock``."""
 
     item_type = "license"
     model = License

@@ -29,15 +29,6 @@ from assetsvc.services import diff, lock_or_not_found, save_unique, snapshot
 from assetsvc.site import forget_site_settings, get_site_settings
 from companies.querysets import caller_chooses_company
 from inventory import custom_values, signals
-from inventory.checkout import (
-    CheckoutKind,
-    Target,
-    checkin_locked,
-    item_checkin,
-    item_checkout,
-    log_company_id,
-    target_type_of,
-)
 from inventory.choices import StatusType
 from inventory.exceptions import (
     AssetAlreadyCheckedInError,
@@ -49,9 +40,18 @@ from inventory.exceptions import (
     AssetTagTakenError,
     InvalidCheckoutTargetError,
 )
-from inventory.licenses import LICENSE
 from inventory.models import Asset, Location, StatusLabel
-from inventory.stock import ACCESSORY, COMPONENT
+from inventory.services.checkout import (
+    CheckoutKind,
+    Target,
+    checkin_locked,
+    item_checkin,
+    item_checkout,
+    log_company_id,
+    target_type_of,
+)
+from inventory.services.licenses import LICENSE
+from inventory.services.stock import ACCESSORY, COMPONENT
 from inventory.tags import normalize_tag, tag_key, tag_matches
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
 from companies.querysets import may_change_catalogue_record
-from inventory.counts import holders_by_kind, holders_of, is_held
 from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.selectors.counts import holders_by_kind, holders_of, is_held
 
 #: ``action_logs.item_type`` of each catalogue model (Snipe-IT's ``itemType()``: camel-case class name, "model").
 ITEM_TYPES: dict[type[models.Model], str] = {
@@ -79,7 +79,8 @@ SHARED_RECORD_REFUSED = "shared catalogue records are changed only by super user
 ITEM_DELETED = "This item has been deleted. Restore it before editing it."
 
 
-# --- "in use" rules: what holds an entry is registered in inventory.apps (inventory.counts references) -------------
+# --- "in use" rules: what holds an entry is registered in inventory.apps (inventory.selectors.counts references)
+# -------------
 # Status labels, categories, suppliers and locations are deleted for real (their tables have no ``deleted_at``), so
 # a soft-deleted asset still holds them (PROTECT): their guards count every asset. Manufacturers and models are
 # soft-deleted, so only live assets hold them, as in Snipe-IT.
@@ -97,7 +98,7 @@ def supplier_in_use(supplier: Any) -> str:
 
 def in_use_annotation(model: type[models.Model]) -> Q:
     """A boolean expression (per row of ``model``) that is true when a delete would be refused: the registered
-    references of ``inventory.counts``."""
+    references of ``inventory.selectors.counts``."""
     return holders_of(model)
 
 

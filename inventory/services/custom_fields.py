@@ -28,9 +28,8 @@ from activity.choices import ActionType
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
-from inventory import format_regex
-from inventory.catalogue_services import ensure_may_change_shared
 from inventory.choices import FIELD_FORMATS
+from inventory.custom_values import formats as format_regex
 from inventory.models import (
     COLUMN_BASE_LENGTH,
     COLUMN_PREFIX,
@@ -39,6 +38,7 @@ from inventory.models import (
     CustomFieldset,
     CustomFieldsetField,
 )
+from inventory.services.catalogue import ensure_may_change_shared
 
 FIELD_NOT_FOUND = "That field does not exist."
 FIELDSET_NOT_FOUND = "Fieldset does not exist"
@@ -68,7 +68,7 @@ def column_name_for(name: str, pk: int) -> str:
 
 def normalize_format(value: str) -> str | None:
     """A format as stored: a predefined format's name (from its name or its Laravel rule spelling, any case), or a
-    custom ``regex:/p/flags`` that RE2 runs (``inventory.format_regex``); None when neither."""
+    custom ``regex:/p/flags`` that RE2 runs (``inventory.custom_values.formats``); None when neither."""
     return _normalized(value)[0]
 
 

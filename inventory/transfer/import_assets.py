@@ -1,6 +1,6 @@
 """CSV import of assets, accessories, consumables, components and licenses (issue 14; docs/import-export.md).
-The asset importer is here; the other kinds are in ``inventory.csv_import_items``, what both share in
-``inventory.csv_common``.
+The asset importer is here; the other kinds are in ``inventory.transfer.import_items``, what both share in
+``inventory.transfer.common``.
 
 Rules:
 - Every cell is validated by the API's own serializer fields (``AssetWriteSerializer`` and the stock and license
@@ -51,12 +51,16 @@ from assetsvc.api.fields import TextField
 from assetsvc.progress import Progress
 from assetsvc.site import close_request_scope, get_site_settings, open_request_scope
 from companies.querysets import limiting_company_id
-from inventory import custom_values, services, signals
-from inventory.api.hardware.serializers import AssetWriteSerializer
-from inventory.checkout import log_company_id
+from inventory import custom_values, signals
+from inventory.api.assets.serializers import AssetWriteSerializer
 from inventory.choices import StatusType
-from inventory.csv_columns import COLUMNS, CsvRows, header_of, iter_chunks, read_csv
-from inventory.csv_common import (
+from inventory.custom_values.crypto import MASK
+from inventory.models import Asset, AssetModel, CustomField
+from inventory.services import assets as services
+from inventory.services.checkout import log_company_id
+from inventory.tags import normalize_tag, tag_key
+from inventory.transfer.columns import COLUMNS, CsvRows, header_of, iter_chunks, read_csv
+from inventory.transfer.common import (
     Catalogue,
     ImportResult,
     NameFields,
@@ -65,10 +69,7 @@ from inventory.csv_common import (
     messages_of,
     record_failure,
 )
-from inventory.csv_import_items import ITEM_KINDS, ItemImporter
-from inventory.field_crypto import MASK
-from inventory.models import Asset, AssetModel, CustomField
-from inventory.tags import normalize_tag, tag_key
+from inventory.transfer.import_items import ITEM_KINDS, ItemImporter
 
 if TYPE_CHECKING:
     from accounts.models import User

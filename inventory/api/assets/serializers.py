@@ -18,10 +18,10 @@ from assetsvc.api.fields import (
 from assetsvc.api.serializers import ApiSerializer
 from assetsvc.site import get_site_settings
 from companies.models import Company
-from inventory import services
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutSerializer
 from inventory.choices import StatusType
 from inventory.models import MAX_WARRANTY_MONTHS, AssetModel, Location, StatusLabel, Supplier
+from inventory.services import assets as services
 
 TAG_REQUIRED = "The asset tag field is required."
 

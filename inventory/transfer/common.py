@@ -1,4 +1,5 @@
-"""What the CSV importers share (``inventory.csv_import`` for assets, ``inventory.csv_import_items`` for the other
+"""What the CSV importers share (``inventory.transfer.import_assets`` for assets, ``inventory.transfer.import_items``
+for the other
 kinds): the result and its summary, per-row errors, the dry-run transaction, the checks of catalogue-name cells, and
 the catalogue and people tables resolved once per import (docs/import-export.md)."""
 
@@ -18,7 +19,6 @@ from assetsvc.api.serializers import ApiSerializer
 from companies.models import Company
 from companies.querysets import caller_chooses_company
 from companies.services import company_create
-from inventory import catalogue_services
 from inventory.choices import CategoryType, StatusType
 from inventory.models import (
     AssetModel,
@@ -28,6 +28,7 @@ from inventory.models import (
     StatusLabel,
     Supplier,
 )
+from inventory.services import catalogue as catalogue_services
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -21,9 +21,10 @@ from assetsvc.api.inputs import parse_flag, search_terms
 from assetsvc.site import get_site_settings
 from companies.models import Company
 from companies.querysets import limiting_company_id
-from inventory import custom_filters, tally
 from inventory.choices import StatusType, TargetType
+from inventory.custom_values import lookups as custom_filters
 from inventory.models import Asset, AssetModel, AssetQuerySet, Location, StatusLabel, Supplier
+from inventory.selectors import tally
 
 #: ``status`` filter values (specification "Asset status filter values"), compared case-insensitively.
 STATUS_VALUES = ("deleted", "pending", "rtd", "undeployable", "archived", "requestable", "deployed", "byod")
@@ -137,7 +138,8 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
 
 
 def tallied_total(params: dict[str, Any], search: str | None, user: User) -> int | None:
-    """The exact total of ``GET /hardware`` with ``params`` from the live-asset tally (``inventory/tally.py``), or
+    """The exact total of ``GET /hardware`` with ``params`` from the live-asset tally
+    (``inventory/selectors/tally.py``), or
     None when the list must count: no tally (SQLite), a search, a filter besides :data:`TALLIED_FILTERS`, or an id
     list that does not parse (the filter then answers, with nothing). The list's own conditions, restated: live
     assets of the caller's company (separation) and of ``?company_id=``, of ``?status_id=`` or else of every label

@@ -1,5 +1,5 @@
 """``/hardware`` endpoints (specification "Assets", API-CONTRACT.md §6, reference §4). Thin: validate, call one
-service from ``inventory.services``, answer the record or Snipe-IT's envelope."""
+service from ``inventory.services.assets``, answer the record or Snipe-IT's envelope."""
 
 from __future__ import annotations
 
@@ -24,9 +24,8 @@ from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envel
 from assetsvc.registry import hook
 from assetsvc.scoping import limiting_company_id
 from companies.querysets import caller_chooses_company
-from inventory import custom_filters, custom_values, labels, selectors, services
-from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
-from inventory.api.hardware.bulk import (
+from inventory import custom_values, labels
+from inventory.api.assets.bulk import (
     AUDIT_TEXTS,
     NOTHING_TO_UPDATE,
     UPDATE_TEXTS,
@@ -43,7 +42,7 @@ from inventory.api.hardware.bulk import (
     result_row,
     run_rows,
 )
-from inventory.api.hardware.records import (
+from inventory.api.assets.records import (
     ASSET_RELATED,
     AssetRecordSerializer,
     AssetWriteRecordSerializer,
@@ -51,7 +50,7 @@ from inventory.api.hardware.records import (
     caller_permissions,
     is_available,
 )
-from inventory.api.hardware.serializers import (
+from inventory.api.assets.serializers import (
     AssetAuditSerializer,
     AssetCheckinSerializer,
     AssetCheckoutSerializer,
@@ -59,10 +58,14 @@ from inventory.api.hardware.serializers import (
     AssetUpdateSerializer,
     AssetWriteSerializer,
 )
+from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
 from inventory.api.reports import activity_rows
-from inventory.checkout import resolve_target
+from inventory.custom_values import lookups as custom_filters
 from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError
 from inventory.models import Asset, Location
+from inventory.selectors import assets as selectors
+from inventory.services import assets as services
+from inventory.services.checkout import resolve_target
 from inventory.tags import tag_matches
 
 _ID = re.compile(r"^[0-9]{1,18}$")

@@ -15,8 +15,8 @@ from assetsvc.api.exceptions import BatchRefused, error_messages
 from assetsvc.api.fields import SchemaField
 from assetsvc.conf import app_settings
 from inventory import custom_values
-from inventory.api.hardware.records import AssetWriteRecordSerializer
-from inventory.api.hardware.serializers import AssetAuditSerializer, AssetUpdateSerializer
+from inventory.api.assets.records import AssetWriteRecordSerializer
+from inventory.api.assets.serializers import AssetAuditSerializer, AssetUpdateSerializer
 from inventory.exceptions import AssetNotFoundError
 from inventory.models import Asset, CustomField
 

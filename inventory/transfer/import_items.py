@@ -14,7 +14,6 @@ from rest_framework import serializers
 from assetsvc.admin_services import SERVICE_ERRORS, error_map
 from assetsvc.progress import Progress
 from companies.models import Company
-from inventory import licenses, stock
 from inventory.api.licenses.serializers import LicenseWriteSerializer
 from inventory.api.stock.serializers import (
     AccessoryWriteSerializer,
@@ -22,8 +21,15 @@ from inventory.api.stock.serializers import (
     ConsumableWriteSerializer,
 )
 from inventory.choices import CategoryType
-from inventory.csv_columns import COLUMNS, CsvRows, header_of
-from inventory.csv_common import (
+from inventory.models import (
+    Accessory,
+    Component,
+    Consumable,
+    License,
+)
+from inventory.services import licenses, stock
+from inventory.transfer.columns import COLUMNS, CsvRows, header_of
+from inventory.transfer.common import (
     Catalogue,
     ImportResult,
     NameFields,
@@ -31,12 +37,6 @@ from inventory.csv_common import (
     dry_run_scope,
     messages_of,
     record_failure,
-)
-from inventory.models import (
-    Accessory,
-    Component,
-    Consumable,
-    License,
 )
 
 if TYPE_CHECKING:

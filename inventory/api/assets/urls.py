@@ -3,7 +3,7 @@ before routing; tags and serials may contain ``/``, so by-tag and by-serial rout
 
 from django.urls import path, re_path
 
-from inventory.api.hardware.views import AssetViewSet
+from inventory.api.assets.views import AssetViewSet
 from inventory.api.reports import ActivityReportViewSet
 
 

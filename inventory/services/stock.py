@@ -1,6 +1,7 @@
 """Accessories and consumables: stocks of identical units handed out by quantity (API-CONTRACT.md §10).
 
-Each kind is a :class:`~inventory.checkout.QuantityKind` (the shared checkout shape: note rule, quantity rule, the
+Each kind is a :class:`~inventory.services.checkout.QuantityKind` (the shared checkout shape: note rule, quantity rule,
+the
 item row locked, ``remaining`` computed under the lock, the one target rule, one log row, the domain signal) plus
 its texts, and the services below create, update, delete and restore the item in one transaction each:
 
@@ -28,7 +29,6 @@ from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import model_update
 from companies.querysets import caller_chooses_company
 from inventory import signals
-from inventory.checkout import QuantityKind, log_company_id, target_type_of
 from inventory.choices import CategoryType, TargetType
 from inventory.models import (
     Accessory,
@@ -38,6 +38,7 @@ from inventory.models import (
     Consumable,
     ConsumableAssignment,
 )
+from inventory.services.checkout import QuantityKind, log_company_id, target_type_of
 
 #: The largest ``qty`` of a stock (API-CONTRACT.md §10).
 MAX_STOCK = 100_000

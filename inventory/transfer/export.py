@@ -1,4 +1,4 @@
-"""CSV and XLSX export with the importer's columns (``inventory.csv_columns``), so that an export imports back
+"""CSV and XLSX export with the importer's columns (``inventory.transfer.columns``), so that an export imports back
 unchanged (issue 14; docs/import-export.md). Rows are read as tuples (``values_list``), never as model instances, and
 written as they are read, so a large export stays flat in memory.
 
@@ -35,8 +35,8 @@ from accounts.permissions import has_access
 from assetsvc.progress import Progress
 from companies.querysets import limiting_company_id
 from inventory import custom_values
-from inventory.csv_columns import COLUMNS, FORMULA_START, quote_formula
 from inventory.models import Accessory, Asset, Component, Consumable, CustomField, CustomFieldsetField, License
+from inventory.transfer.columns import COLUMNS, FORMULA_START, quote_formula
 
 if TYPE_CHECKING:
     from accounts.models import User

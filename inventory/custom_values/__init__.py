@@ -9,7 +9,8 @@ concurrent writes of one unique value. Reads build ``custom_fields`` with :func:
 loaded a page at a time (:func:`values_of`, :func:`fieldset_slots`).
 
 Values are text: strings trimmed, numbers as their JSON text, booleans as ``"1"``/``"0"``; ``null`` or ``""`` clears.
-Values of encrypted fields are stored as tokens of :mod:`inventory.field_crypto`; the plaintext never reaches the
+Values of encrypted fields are stored as tokens of :mod:`inventory.custom_values.crypto`; the plaintext never reaches
+the
 action log (``ENCRYPTED`` stands for it there).
 
 Unique values and companies (issue 25; docs/decisions.md): with company separation on, a unique field's value is
@@ -38,9 +39,9 @@ from django.db import IntegrityError, transaction
 
 from assetsvc.api.inputs import surrogate
 from assetsvc.site import get_site_settings
-from inventory import format_regex
 from inventory.choices import FieldElement
-from inventory.field_crypto import MASK, decrypt, encrypt, unique_digest
+from inventory.custom_values import formats as format_regex
+from inventory.custom_values.crypto import MASK, decrypt, encrypt, unique_digest
 from inventory.models import AssetFieldValue, CustomField, CustomFieldsetField
 
 PREFIX = "_snipeit_"

@@ -1,5 +1,6 @@
-"""The CSV columns of each kind of item, shared by the importer (``inventory.csv_import``) and the exporter
-(``inventory.csv_export``), so that an export imports back unchanged (issue 14). The headers are Snipe-IT's importer
+"""The CSV columns of each kind of item, shared by the importer (``inventory.transfer.import_assets``) and the exporter
+(``inventory.transfer.export``), so that an export imports back unchanged (issue 14). The headers are Snipe-IT's
+importer
 names (its ``app/Livewire/Importer.php`` field map and aliases); docs/import-export.md lists them.
 
 Also here: reading a CSV file into numbered rows, the quote that keeps spreadsheets from running a text cell as a
