@@ -70,6 +70,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
+	DEBUG=true SECRET_KEY=lint-only $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Regenerate the lock file after changing dependencies in pyproject.toml (needs uv: pip install uv).
 lock:
