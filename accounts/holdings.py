@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.apps import apps
 from django.db import models
@@ -19,11 +18,9 @@ from django.db.models.functions import Coalesce
 
 from assetsvc.registry import entries, register_entry
 from assetsvc.services import alive
+from assetsvc.typing import Actor
 
-if TYPE_CHECKING:
-    from accounts.models import User
-
-#: Count keys of the user record (specification: User), in the record's order; unregistered keys are 0.
+#: Count keys of the user record (specification: Actor), in the record's order; unregistered keys are 0.
 USER_COUNT_NAMES: tuple[str, ...] = ("assets_count", "licenses_count", "accessories_count", "consumables_count")
 
 
@@ -76,7 +73,7 @@ def user_holdings() -> tuple[UserHolding, ...]:
     return tuple(entries("user_holdings").values())
 
 
-def annotate_user_counts(queryset: models.QuerySet, viewer: User | None = None) -> models.QuerySet:
+def annotate_user_counts(queryset: models.QuerySet, viewer: Actor | None = None) -> models.QuerySet:
     """The record's counts as correlated subqueries, so a user list runs a constant number of queries. With a
     ``viewer``, only what they may see is counted (company separation: another company's items held by a user of
     theirs are never counted, as they are never listed)."""

@@ -11,6 +11,7 @@ from django.db.models.functions import Lower
 from oauth2_provider.settings import oauth2_settings
 
 from accounts import permissions as perms
+from accounts.holdings import annotate_user_counts
 from companies.querysets import CompanyScopedQuerySet
 
 
@@ -25,8 +26,6 @@ class UserQuerySet(CompanyScopedQuerySet):
         """The record's counts (``assets_count`` ...) from the holdings registry (``accounts.holdings``), as
         correlated subqueries, so a user list runs a constant number of queries; with ``viewer``, of what they may
         see."""
-        from accounts.holdings import annotate_user_counts
-
         return annotate_user_counts(self, viewer)
 
 

@@ -8,10 +8,9 @@ absent inherits from the groups. ``superuser`` passes everything; ``admin`` pass
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from accounts.models import User
+from assetsvc.typing import Actor
 
 ITEM_SECTIONS: dict[str, tuple[str, ...]] = {
     "assets": ("view", "create", "edit", "delete", "checkout", "checkin", "audit", "view.requestable",
@@ -106,7 +105,7 @@ def _normalized(perms: dict | None) -> dict[str, int]:
     return {k: normalize_permission_value(v) or 0 for k, v in (perms or {}).items()}
 
 
-def _maps(user: User) -> tuple[dict[str, int], list[dict[str, int]]]:
+def _maps(user: Actor) -> tuple[dict[str, int], list[dict[str, int]]]:
     cached = getattr(user, "_permission_maps", None)
     if cached is None:
         groups = user.groups.values_list("permissions", flat=True) if user.pk else ()
@@ -114,7 +113,7 @@ def _maps(user: User) -> tuple[dict[str, int], list[dict[str, int]]]:
     return cached
 
 
-def remember_group_permissions(user: User, groups) -> tuple[dict[str, int], list[dict[str, int]]]:
+def remember_group_permissions(user: Actor, groups) -> tuple[dict[str, int], list[dict[str, int]]]:
     """Keep the permission maps of ``user``'s groups (read by the caller, e.g. with the bearer token in one query)
     for this request's checks."""
     cached = (_normalized(user.permissions), [_normalized(perms) for perms in groups])
@@ -122,18 +121,18 @@ def remember_group_permissions(user: User, groups) -> tuple[dict[str, int], list
     return cached
 
 
-def forget_permissions(user: User) -> None:
+def forget_permissions(user: Actor) -> None:
     user.__dict__.pop("_permission_maps", None)
 
 
-def is_superuser(user: User) -> bool:
+def is_superuser(user: Actor) -> bool:
     if user is None or not getattr(user, "is_authenticated", False) or not getattr(user, "pk", None):
         return False
     own, groups = _maps(user)
     return _evaluate(own, groups, "superuser")
 
 
-def has_access(user: User, key: str) -> bool:
+def has_access(user: Actor, key: str) -> bool:
     """The one permission check: superuser passes all; admin passes item keys (not those of
     :data:`NOT_FROM_ADMIN_KEYS`); -1 denies; groups grant."""
     if user is None or not getattr(user, "is_authenticated", False):
@@ -162,7 +161,7 @@ ADMIN_SITE_RIGHTS: dict[str, dict[str, frozenset[str]]] = {
 }
 
 
-def may_use_admin_site(user: User | None) -> bool:
+def may_use_admin_site(user: Actor | None) -> bool:
     """Whether ``user`` signs in to the Django admin (``is_staff``): active, not deleted, and holding ``admin`` (or
     ``superuser``, which passes every key) in their own map or a group, not denied by their own ``-1``."""
     if user is None or not getattr(user, "is_active", False) or getattr(user, "deleted_at", None) is not None:
@@ -170,7 +169,7 @@ def may_use_admin_site(user: User | None) -> bool:
     return has_access(user, "admin")
 
 
-def admin_site_allows(user: User | None, perm: str) -> bool:
+def admin_site_allows(user: Actor | None, perm: str) -> bool:
     """Django's ``user.has_perm("<app_label>.<action>_<model>")`` for the admin: everything for a super user who may
     sign in; for any other administrator, what :data:`ADMIN_SITE_RIGHTS` lists; nothing for anyone else."""
     if not may_use_admin_site(user):
@@ -183,7 +182,7 @@ def admin_site_allows(user: User | None, perm: str) -> bool:
     return action in rights.get(model_name, rights.get("*", frozenset()))
 
 
-def admin_site_allows_app(user: User | None, app_label: str) -> bool:
+def admin_site_allows_app(user: Actor | None, app_label: str) -> bool:
     """Django's ``user.has_module_perms(app_label)``: whether the app is shown in the admin at all."""
     if not may_use_admin_site(user):
         return False

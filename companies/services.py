@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
@@ -10,11 +10,9 @@ from django.db.models import ProtectedError
 
 from assetsvc.exceptions import ConflictError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
+from assetsvc.typing import Actor
 from companies.counts import COUNT_NOUNS, blocking_counts, detach_deleted_rows
 from companies.models import Company
-
-if TYPE_CHECKING:
-    from accounts.models import User
 
 COMPANY_NOT_FOUND = "Company not found"
 #: Snipe-IT's text (admin/companies/message.assoc_users), naming what blocks instead of "at least one model".
@@ -37,7 +35,7 @@ DUPLICATE_NAME = "The name has already been taken."
 WRITABLE_FIELDS = ("name", "phone", "fax", "email", "notes", "tag_color")
 
 
-def _log(*, action: str, company: Company | None, company_id: int, actor: User, meta: dict | None = None) -> None:
+def _log(*, action: str, company: Company | None, company_id: int, actor: Actor, meta: dict | None = None) -> None:
     from activity.services import log_action
 
     log_action(action_type=action, item_type="company", item_id=company_id, actor=actor,
@@ -52,7 +50,7 @@ def _save(company: Company) -> None:
 
 
 @transaction.atomic
-def company_create(*, actor: User, data: dict[str, Any]) -> Company:
+def company_create(*, actor: Actor, data: dict[str, Any]) -> Company:
     """Create a company from validated input; the caller is recorded as its creator."""
     company = Company(created_by=actor, **{k: v for k, v in data.items() if k in WRITABLE_FIELDS})
     company.notes = company.notes or ""
@@ -62,7 +60,7 @@ def company_create(*, actor: User, data: dict[str, Any]) -> Company:
 
 
 @transaction.atomic
-def company_update(*, actor: User, company: Company, data: dict[str, Any]) -> Company:
+def company_update(*, actor: Actor, company: Company, data: dict[str, Any]) -> Company:
     """Partial update: only the supplied fields change; the changed ones are logged with old and new values."""
     company = lock_or_not_found(Company, company, lambda: NotFoundError(COMPANY_NOT_FOUND))
     values = {field: ("" if field == "notes" and value is None else value)
@@ -75,7 +73,7 @@ def company_update(*, actor: User, company: Company, data: dict[str, Any]) -> Co
 
 
 @transaction.atomic
-def company_delete(*, actor: User, company: Company) -> None:
+def company_delete(*, actor: Actor, company: Company) -> None:
     """Rule 9: delete only a company with no live assets, accessories, licenses, components, consumables or users
     (as Snipe-IT's ``isDeletable``, archived assets included); the refusal names what blocks. Soft-deleted items and
     users do not block: they stop pointing at the company (logged). Anything else that still references it (a

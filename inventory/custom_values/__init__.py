@@ -37,7 +37,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
-from assetsvc.api.inputs import surrogate
+from assetsvc.inputs import surrogate
 from assetsvc.site import get_site_settings
 from inventory.choices import FieldElement
 from inventory.custom_values import formats as format_regex

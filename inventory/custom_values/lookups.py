@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import (
     BooleanField,
     Case,
@@ -34,9 +35,8 @@ from django.db.models import (
 from django.db.models import FloatField as FloatOutput
 from django.db.models.functions import Length, Lower, Substr
 from django.db.models.lookups import Exact, LessThanOrEqual
-from rest_framework import exceptions
 
-from assetsvc.api.inputs import SURROGATE_REFUSED, contains_nul, depth_of, surrogate, walk
+from assetsvc.inputs import SURROGATE_REFUSED, contains_nul, depth_of, surrogate, walk
 from inventory.custom_values import UNKNOWN_FIELD
 from inventory.models import COLUMN_PREFIX, AssetFieldValue, AssetModel, CustomField, CustomFieldsetField
 
@@ -154,19 +154,19 @@ def parse_filter(params: dict[str, Any]) -> dict[str, Any] | None:
         try:
             raw = json.loads(raw)
         except RecursionError as exc:  # deeper than Python's parser goes
-            raise exceptions.ValidationError({"filter": [FILTER_TOO_DEEP]}) from exc
+            raise ValidationError({"filter": [FILTER_TOO_DEEP]}) from exc
         except ValueError:
             raw = None
     if not isinstance(raw, dict):
-        raise exceptions.ValidationError({"filter": [FILTER_NOT_OBJECT]})
+        raise ValidationError({"filter": [FILTER_NOT_OBJECT]})
     if depth_of(raw) > MAX_FILTER_DEPTH:  # issue 25 item 12: 450 levels overflowed the stack (a 500)
-        raise exceptions.ValidationError({"filter": [FILTER_TOO_DEEP]})
+        raise ValidationError({"filter": [FILTER_TOO_DEEP]})
     if contains_nul(raw):  # ``\u0000`` in the JSON text: PostgreSQL cannot compare it
-        raise exceptions.ValidationError({"filter": [NUL_REFUSED]})
+        raise ValidationError({"filter": [NUL_REFUSED]})
     for _path, key, item, _depth in walk(raw):  # ``\ud800`` in the JSON text: no database can compare it
         code = next((surrogate(text) for text in (key, item) if isinstance(text, str) and surrogate(text)), None)
         if code is not None:
-            raise exceptions.ValidationError({"filter": [SURROGATE_REFUSED.format(code=code)]})
+            raise ValidationError({"filter": [SURROGATE_REFUSED.format(code=code)]})
     return raw
 
 
@@ -175,7 +175,7 @@ def filter_given(params: dict[str, Any]) -> bool:
     as given (the list answers its error)."""
     try:
         parsed = parse_filter(params)
-    except exceptions.ValidationError:
+    except ValidationError:
         return True
     return bool(parsed)
 
@@ -231,7 +231,7 @@ def conditions(params: dict[str, Any]) -> Q | None:
         else:
             query &= _has_value(field, Q(value__icontains=text))
     if errors:
-        raise exceptions.ValidationError(errors)
+        raise ValidationError(errors)
     if nothing:
         return Q(pk__in=[])
     return query if query else None

@@ -17,7 +17,7 @@ from django.db.models import BooleanField, F, Func, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from accounts.models import User
-from assetsvc.api.inputs import parse_flag, search_terms
+from assetsvc.inputs import parse_flag, search_terms
 from assetsvc.site import get_site_settings
 from companies.models import Company
 from companies.querysets import limiting_company_id
