@@ -1,6 +1,6 @@
 """``User.is_staff``/``has_perm``/``has_module_perms``: who signs in to the Django admin and what an administrator who
 is not a super user may do there (``accounts.permissions.ADMIN_SITE_RIGHTS``; the pages themselves are driven in
-``tests/inventory/test_admin_company_admins.py``)."""
+``tests/inventory/assets/test_admin_company_admins.py``)."""
 
 from __future__ import annotations
 

@@ -14,11 +14,11 @@ import pkgutil
 
 import tests
 from tests.api_mixins import APIResource, SeparationTests
-from tests.inventory import test_api_accessories as accessories
-from tests.inventory import test_api_components as components
-from tests.inventory import test_api_consumables as consumables
-from tests.inventory import test_api_hardware_mixins as hardware
-from tests.inventory import test_api_licenses as licenses
+from tests.inventory.assets import test_api_mixins as hardware
+from tests.inventory.licenses import test_api as licenses
+from tests.inventory.stock import test_api_accessories as accessories
+from tests.inventory.stock import test_api_components as components
+from tests.inventory.stock import test_api_consumables as consumables
 
 #: One line per company-scoped kind.
 SCOPED_RESOURCES: list[type[APIResource]] = [

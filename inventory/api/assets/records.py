@@ -65,7 +65,7 @@ def _ref(pk: int | None, **values: Any) -> SimpleNamespace | None:
 #: The columns a page reads (``values_list`` paths, in the order :class:`AssetRow` unpacks them): every asset column
 #: the record shows, and of each relation only what :func:`asset_record` reads (a 500-row page read ~200 columns
 #: per row otherwise: passwords, addresses, notes of every related row). Nothing else is read per row: the
-#: query-budget tests (tests/inventory/test_api_assets_queries.py, test_query_budget_500.py) pin the count.
+#: query-budget tests (tests/inventory/assets/test_api_queries.py, test_query_budget_500.py) pin the count.
 ROW_COLUMNS: tuple[str, ...] = (
     "id", "name", "asset_tag", "serial", "byod", "requestable", "notes", "order_number", "warranty_months",
     "purchase_date", "purchase_cost", "created_at", "updated_at", "last_audit_date", "next_audit_date",

@@ -16,7 +16,7 @@ from inventory.models import ComponentAssignment
 from tests.api_mixins import error_of, http_errors
 from tests.factories import AssetFactory, CompanyFactory, ComponentFactory, UserFactory
 from tests.factories.inventory import component_in
-from tests.inventory.test_api_stock_rules import (
+from tests.inventory.stock.test_api_rules import (
     COMPONENTS,
     INVALID,
     create_body,

@@ -41,7 +41,7 @@ from tests.factories import (
     UserFactory,
 )
 from tests.factories.inventory import accessory_out, component_in
-from tests.inventory.test_api_stock_rules import (
+from tests.inventory.stock.test_api_rules import (
     ACCESSORIES,
     COMPONENTS,
     CONFLICT,

@@ -15,9 +15,9 @@ from django_tasks_db.models import DBTaskResult
 
 from activity.models import ActionLog
 from inventory.models import Asset, ImportJob
-from tests.inventory.test_admin_csv import asset_row, csv_file
+from tests.inventory.transfer.test_admin import asset_row, csv_file
 
-pytestmark = [pytest.mark.urls("tests.inventory.csv_admin_site"), pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.urls("tests.inventory.transfer.csv_admin_site"), pytest.mark.django_db(transaction=True)]
 IMPORT = "/csvadmin/inventory/asset/import/"
 
 

@@ -20,7 +20,7 @@ from inventory.services.licenses import NOT_FOUND, SEAT_OF_ANOTHER_LICENSE, TARG
 from tests.api_mixins import http_errors
 from tests.factories import AssetFactory, CategoryFactory, LicenseFactory, UserFactory
 from tests.factories.inventory import seat_out
-from tests.inventory.test_api_stock_rules import refusal
+from tests.inventory.stock.test_api_rules import refusal
 
 pytestmark = pytest.mark.django_db
 

@@ -278,7 +278,7 @@ def test_a_field_named_like_an_asset_column_exports_under_its_column_name(superu
     assert Asset.objects.get(pk=asset.pk).serial == "S1"
 
 
-@pytest.mark.urls("tests.inventory.csv_admin_site")
+@pytest.mark.urls("tests.inventory.transfer.csv_admin_site")
 def test_admin_export_action_shows_plaintext_only_with_the_permission(client, superuser, fields, model):
     asset = AssetFactory(model=model, asset_tag="CF-1")
     store(asset, key=(fields["key"], "s3cret"))

@@ -1,5 +1,5 @@
 """The admin's CSV import (upload → preview → confirm) and export actions (issue 14), through
-``inventory.admin_csv.CsvImportExportMixin`` on a test admin site (``tests/inventory/csv_admin_site.py``)."""
+``inventory.admin_csv.CsvImportExportMixin`` on a test admin site (``tests/inventory/transfer/csv_admin_site.py``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from inventory.models import Accessory, Asset
 from inventory.transfer.columns import ASSET_COLUMNS
 from tests.factories import AssetFactory, CompanyFactory, UserFactory
 
-pytestmark = pytest.mark.urls("tests.inventory.csv_admin_site")
+pytestmark = pytest.mark.urls("tests.inventory.transfer.csv_admin_site")
 HEADER = [column.header for column in ASSET_COLUMNS]
 
 
@@ -109,7 +109,7 @@ def test_an_unreadable_file_is_a_form_error(admin_client):
 
 
 def test_update_needs_the_change_right(client, fmcs_on):
-    from tests.inventory.csv_admin_site import OpenAssetAdmin
+    from tests.inventory.transfer.csv_admin_site import OpenAssetAdmin
 
     client.force_login(UserFactory(username="clerk"))
     OpenAssetAdmin.rights = {"add": True, "change": False, "view": True}

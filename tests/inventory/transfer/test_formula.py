@@ -187,7 +187,7 @@ def test_xlsx_export_writes_formula_text_as_strings(superuser, custom_model, tmp
     assert all(cell.data_type == "s" for cell in sheet[1])
 
 
-@pytest.mark.urls("tests.inventory.csv_admin_site")
+@pytest.mark.urls("tests.inventory.transfer.csv_admin_site")
 def test_admin_export_actions_and_import_handle_formula_text(client, superuser, settings, tmp_path):
     settings.CSV_IMPORT_DIR = str(tmp_path / "imports")
     client.force_login(superuser)

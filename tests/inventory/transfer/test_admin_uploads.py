@@ -17,7 +17,7 @@ from inventory.admin_csv import TOKEN_AGE, import_dir
 from inventory.models import Asset
 from inventory.transfer.columns import ASSET_COLUMNS
 
-pytestmark = pytest.mark.urls("tests.inventory.csv_admin_site")
+pytestmark = pytest.mark.urls("tests.inventory.transfer.csv_admin_site")
 HEADER = [column.header for column in ASSET_COLUMNS]
 IMPORT_URL = "/csvadmin/inventory/asset/import/"
 

@@ -193,7 +193,7 @@ def csv_upload(rows) -> SimpleUploadedFile:
     return SimpleUploadedFile("assets.csv", buffer.getvalue().encode(), content_type="text/csv")
 
 
-@pytest.mark.urls("tests.inventory.csv_admin_site")
+@pytest.mark.urls("tests.inventory.transfer.csv_admin_site")
 class TestImportPreview:
     PREVIEW = "/openadmin/inventory/asset/import/"
 
