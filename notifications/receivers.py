@@ -41,7 +41,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from inventory.services.checkout import target_type_of
+from inventory.models import target_type_of
 from notifications import delivery
 from notifications.config import get_webhook_config
 from notifications.events import EVENTS, EventType, display_name

@@ -38,7 +38,7 @@ from assetsvc.exceptions import InvalidInputError
 from assetsvc.services import lock_or_not_found
 from assetsvc.site import get_site_settings
 from inventory.choices import TargetType
-from inventory.models import Asset, Location
+from inventory.models import Asset, Location, target_type_of
 
 Target = User | Asset | Location
 NOTE_REQUIRED = "The note field is required."
@@ -48,18 +48,6 @@ NOT_ENOUGH = "There are not enough items remaining to check out {quantity}."
 
 #: Every kind that can be checked out, by ``item_type`` (filled by the kinds' modules at import).
 CHECKOUT_KINDS: dict[str, CheckoutKind] = {}
-
-
-def target_type_of(target: Target | None) -> str:
-    if target is None:
-        return ""
-    if isinstance(target, User):
-        return TargetType.USER
-    if isinstance(target, Asset):
-        return TargetType.ASSET
-    if isinstance(target, Location):
-        return TargetType.LOCATION
-    raise TypeError(f"not a checkout target: {target!r}")
 
 
 def require_note(note: str) -> None:

@@ -1,0 +1,47 @@
+"""CSV import jobs handed to the task worker."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from inventory.models.base import USER_MODEL
+
+
+class ImportJob(models.Model):
+    """A CSV import the admin hands to the task worker (a file of more than ``CSV_IMPORT_TASK_ROWS`` rows; issue 25):
+    its dry run (the preview) or the import itself, its progress (rows done of the total, written after each batch)
+    and, once finished, its counts, errors and notes, shown by the admin's job page. Only its user sees it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    id = models.UUIDField(primary_key=True)
+    kind = models.CharField(max_length=20)
+    user = models.ForeignKey(USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    #: The kept upload (a random name in ``CSV_IMPORT_DIR``).
+    file = models.CharField(max_length=255)
+    update = models.BooleanField(default=False)
+    dry_run = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    summary = models.TextField(blank=True, default="")
+    result = models.JSONField(default=dict, blank=True)
+    remote_ip = models.CharField(max_length=45, blank=True, default="")
+    user_agent = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{'dry run' if self.dry_run else 'import'} of {self.kind}s {self.pk}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def percent(self) -> int:
+        return 100 if self.finished else (self.done * 100 // self.total if self.total else 0)
