@@ -14,7 +14,7 @@ import json
 import pytest
 from django.test import Client
 
-from inventory.admin_csv import MAX_UPLOAD
+from inventory.admin.transfer import MAX_UPLOAD
 from inventory.models import Asset
 from tests.factories import AssetModelFactory, StatusLabelFactory, UserFactory
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from inventory.admin_csv import sweep_expired_uploads
+from inventory.admin.transfer import sweep_expired_uploads
 
 
 class Command(BaseCommand):

@@ -232,7 +232,7 @@ def test_a_company_member_reads_only_their_companys_rows(fmcs_on, company, other
     found, _distinct = user_admin.get_search_results(request, user_admin.get_queryset(request), "")
     assert mate in found and stranger not in found and member in found
     # a checkout's pickers
-    from inventory.admin import AssetCheckoutForm
+    from inventory.admin.assets import AssetCheckoutForm
 
     form = AssetCheckoutForm(user=member)
     assert stranger not in form.fields["assigned_user"].queryset

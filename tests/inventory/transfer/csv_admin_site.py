@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.urls import path
 
 from assetsvc.urls import urlpatterns as project_urls
-from inventory.admin_csv import CsvImportExportMixin
+from inventory.admin.transfer import CsvImportExportMixin
 from inventory.models import Accessory, Asset
 
 

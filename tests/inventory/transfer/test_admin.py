@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from openpyxl import load_workbook
 
 from activity.models import ActionLog
-from inventory.admin_csv import import_dir
+from inventory.admin.transfer import import_dir
 from inventory.models import Accessory, Asset
 from inventory.transfer.columns import ASSET_COLUMNS
 from tests.factories import AssetFactory, CompanyFactory, UserFactory

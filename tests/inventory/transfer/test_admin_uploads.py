@@ -13,7 +13,7 @@ import time
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from inventory.admin_csv import TOKEN_AGE, import_dir
+from inventory.admin.transfer import TOKEN_AGE, import_dir
 from inventory.models import Asset
 from inventory.transfer.columns import ASSET_COLUMNS
 
