@@ -54,6 +54,7 @@ from companies.querysets import limiting_company_id
 from inventory import custom_values, signals
 from inventory.api.assets.serializers import AssetWriteSerializer
 from inventory.choices import StatusType
+from inventory.custom_values import batch as value_batch
 from inventory.custom_values.crypto import MASK
 from inventory.models import Asset, AssetModel, CustomField
 from inventory.services import assets as services
@@ -446,21 +447,21 @@ class AssetImporter:
             self.tags[tag_key(row.tag)] = asset.pk
             self.result.outcome(row.line, "created", row.cells)
 
-    def _plan_values(self, rows: list[_AssetRow]) -> tuple[list[_AssetRow], dict[int, custom_values.ValueWrites]]:
-        """The custom value rows of new assets (``custom_values.plan_values``: unique values judged for the batch in
+    def _plan_values(self, rows: list[_AssetRow]) -> tuple[list[_AssetRow], dict[int, value_batch.ValueWrites]]:
+        """The custom value rows of new assets (``value_batch.plan_values``: unique values judged for the batch in
         one query, against the database and the earlier rows of the file); a row whose unique value is taken fails
         here. Returns the rows to create and each one's planned values (by line)."""
-        holders = custom_values.unique_holders(row.custom for row in rows)
+        holders = value_batch.unique_holders(row.custom for row in rows)
         claimed: dict[tuple[int, str, int], Any] = {}
         kept, values = [], {}
         for row in rows:
             if row.custom is not None and row.custom.values:
-                planned = custom_values.ValueWrites(claimed=claimed)
+                planned = value_batch.ValueWrites(claimed=claimed)
                 try:
                     # what plan_values reads of an asset not created yet (a model instance per row costs more)
                     new_asset = SimpleNamespace(pk=None, deleted_at=None,
                                                 company_id=getattr(row.data.get("company"), "pk", None))
-                    custom_values.plan_values(new_asset, row.custom, {}, planned, holders, owner=row.line)
+                    value_batch.plan_values(new_asset, row.custom, {}, planned, holders, owner=row.line)
                 except DjangoValidationError as exc:
                     record_failure(self.result, row.line, row.cells, self._problems(exc))
                     continue
@@ -469,15 +470,15 @@ class AssetImporter:
         return kept, values
 
     @staticmethod
-    def _store_values(assets: list[Asset], rows: list[_AssetRow], values: dict[int, custom_values.ValueWrites]
+    def _store_values(assets: list[Asset], rows: list[_AssetRow], values: dict[int, value_batch.ValueWrites]
                       ) -> None:
         """The planned values of the new assets, in one multi-row ``INSERT``."""
-        writes = custom_values.ValueWrites()
+        writes = value_batch.ValueWrites()
         for asset, row in zip(assets, rows, strict=True):
             for value in values[row.line].inserts if row.line in values else ():
                 value.asset_id = asset.pk
                 writes.inserts.append(value)
-        custom_values.apply_writes(writes)
+        value_batch.apply_writes(writes)
 
     def _bump_counter(self, tags: list[str]) -> None:
         prefix = self.site.auto_increment_prefix.lower()

@@ -22,13 +22,12 @@ from assetsvc.api.fields import (
     ScopedPrimaryKeyRelatedField,
     StrictCharField,
     TextField,
-    UserBriefField,
     VisibleMixin,
-    may_change_record,
 )
 from assetsvc.api.formats import brief
 from assetsvc.api.serializers import ApiModelSerializer
 from companies.models import Company
+from inventory.api.base import RecordSerializer
 from inventory.choices import CategoryType, StatusType
 from inventory.models import AssetModel, Category, CustomFieldset, Location, Manufacturer, StatusLabel, Supplier
 from inventory.services.catalogue import UNIQUE_MESSAGES, name_taken
@@ -46,29 +45,6 @@ ACTIONS_SCHEMA = {"type": "object", "additionalProperties": {"type": "boolean"}}
 MAX_INT = 2_147_483_647
 
 # --- read-side fields ---------------------------------------------------------------------------------------------
-
-
-class RecordSerializer(serializers.ModelSerializer):
-    """Base of the read shapes. ``context["can"]`` holds the caller's ``{view, create, edit, delete}`` booleans,
-    computed once per request by the view; rows carry an ``in_use`` annotation for the delete flag."""
-
-    created_by = UserBriefField()
-    created_at = IsoUtcField()
-    updated_at = IsoUtcField()
-    available_actions = serializers.SerializerMethodField()
-
-    def can(self, verb: str, obj: Any = None) -> bool:
-        """The caller's right; ``edit`` and ``delete`` of ``obj`` also need that separation lets them change it (a
-        shared record is changed only by callers it does not limit: issue 25)."""
-        allowed = bool(self.context.get("can", {}).get(verb))
-        return allowed and (obj is None or verb not in ("edit", "delete") or may_change_record(self.context, obj))
-
-    def deletable(self, obj) -> bool:
-        return (self.can("delete", obj) and not getattr(obj, "in_use", False)
-                and getattr(obj, "deleted_at", None) is None)
-
-    def get_available_actions(self, obj) -> dict[str, bool]:
-        return {"update": self.can("edit", obj), "delete": self.deletable(obj)}
 
 
 # --- records ------------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 
 from assetsvc.api.viewsets import SELECTLIST_SCHEMA, ResourceViewSet
+from inventory.api.base import SELECTLIST_KEYS, created_by_sort
 from inventory.api.catalogue import filters
 from inventory.api.catalogue import serializers as s
 from inventory.choices import CategoryType
@@ -30,13 +31,6 @@ from inventory.models import (
 )
 from inventory.selectors.counts import annotate_catalogue_counts
 from inventory.services import catalogue as services
-
-#: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
-SELECTLIST_KEYS = (
-    "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
-    "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
-    "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
-)
 
 
 def in_use(model) -> ExpressionWrapper:
@@ -59,10 +53,6 @@ class CatalogueViewSet(ResourceViewSet):
         flag."""
         queryset = annotate_catalogue_counts(queryset, self.request.user)
         return queryset.annotate(in_use=in_use(queryset.model))
-
-
-def created_by_sort() -> tuple[str, str]:
-    return ("created_by__first_name", "created_by__last_name")
 
 
 class StatusLabelViewSet(CatalogueViewSet):

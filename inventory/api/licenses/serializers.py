@@ -38,8 +38,7 @@ from assetsvc.api.fields import (
 from assetsvc.api.formats import record_timestamp
 from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
 from companies.models import Company
-from inventory.api.catalogue.serializers import RecordSerializer
-from inventory.api.stock.serializers import DateField, MoneyRecordField
+from inventory.api.base import DateField, MoneyRecordField, RecordSerializer
 from inventory.models import Category, License, LicenseSeat, Manufacturer, Supplier
 from inventory.services.licenses import HIDDEN_KEY, MAX_SEATS
 

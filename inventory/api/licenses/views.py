@@ -20,9 +20,10 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from assetsvc.api.viewsets import success, success_envelope
+from inventory.api.base import created_by_sort
+from inventory.api.checkout import StockViewSet
 from inventory.api.licenses import filters
 from inventory.api.licenses import serializers as s
-from inventory.api.stock.views import StockViewSet, created_by_sort
 from inventory.models import License, LicenseSeat
 from inventory.services import licenses
 from inventory.services.checkout import resolve_target

@@ -7,7 +7,6 @@ page); ``checkouts_count`` is those units, as Snipe-IT's (one row per unit there
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -31,10 +30,9 @@ from assetsvc.api.fields import (
     reference_limit,
     visible_reference,
 )
-from assetsvc.api.formats import money, record_date
 from assetsvc.api.serializers import ApiModelSerializer, ApiSerializer
 from companies.models import Company
-from inventory.api.catalogue.serializers import RecordSerializer
+from inventory.api.base import DateField, MoneyRecordField, RecordSerializer
 from inventory.api.checkout import CheckoutSerializer, quantity_input
 from inventory.choices import CategoryType
 from inventory.models import (
@@ -72,18 +70,6 @@ ASSIGNED_TO_SCHEMA = {
 
 
 # --- records ------------------------------------------------------------------------------------------------------
-
-
-@extend_schema_field({"type": "string", "format": "date", "nullable": True})
-class DateField(serializers.ReadOnlyField):
-    def to_representation(self, value):
-        return record_date(value)
-
-
-@extend_schema_field({"type": "string", "format": "decimal", "nullable": True, "example": "12.50"})
-class MoneyRecordField(serializers.ReadOnlyField):
-    def to_representation(self, value):
-        return money(value)
 
 
 class StockRecordSerializer(RecordSerializer):
@@ -305,20 +291,6 @@ class ComponentAssetRowSerializer(serializers.Serializer):
 
     def get_available_actions(self, row) -> dict[str, bool]:
         return {"checkin": bool(self.context.get("can", {}).get("checkin"))}
-
-
-def held_items(rows: list[Any], items: dict[int, Any], item_field: str) -> list[Any]:
-    """One item per assignment row (a copy when an item is held by several rows), carrying the row's keys."""
-    held = []
-    for row in rows:
-        item = items.get(getattr(row, f"{item_field}_id"))
-        if item is None:
-            continue
-        item = copy.copy(item)
-        item.assigned_pivot_id, item.checkout_qty = row.pk, row.assigned_qty
-        item.checked_out_at, item.checkout_note = row.created_at, row.note
-        held.append(item)
-    return held
 
 
 # --- writes -------------------------------------------------------------------------------------------------------
