@@ -256,6 +256,7 @@ SPECTACULAR_SETTINGS = {
         "assetsvc.api.schema.document_errors",
         "assetsvc.api.schema.canonical_paths",
         "assetsvc.api.schema.attach_examples",
+        "assetsvc.api.operation_docs.describe_operations",
     ],
 }
 

@@ -29,6 +29,9 @@ from assetsvc.api.viewsets import ApiViewSet, ResourceSchema, success
 
 
 class IsSuperUser(BasePermission):
+    #: What the API docs say of who may call a view guarded by this class.
+    consumer_access = "Super users only; everyone else gets 403."
+
     def has_permission(self, request, view) -> bool:
         return bool(request.user and request.user.is_authenticated and request.user.is_superuser)
 

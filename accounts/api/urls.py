@@ -1,7 +1,10 @@
 from django.urls import path, re_path
 from rest_framework.routers import SimpleRouter
 
-from accounts.api import views
+from accounts.api import (
+    operation_texts,  # noqa: F401  (the API docs' texts)
+    views,
+)
 from accounts.api.groups import GroupViewSet
 from accounts.api.users import UserViewSet
 

@@ -3,6 +3,8 @@ module."""
 
 from django.urls import include, path
 
+from inventory.api import operation_texts  # noqa: F401  (the API docs' texts)
+
 urlpatterns = [
     path("", include("inventory.api.catalogue.urls")),
     path("", include("inventory.api.assets.urls")),

@@ -226,3 +226,64 @@ def test_examples_agree_with_their_schema(openapi):
             for key, item in value.items():
                 assert _fits(item, schema["properties"][key], openapi), (method, path, key, item)
     assert checked > 500
+
+
+# --- texts for the consumer (issue 27) -----------------------------------------------------------------------------
+
+
+def _operations(openapi: dict[str, Any]):
+    for path, item in openapi["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                yield path, method, operation
+
+
+def test_every_operation_has_a_summary_and_a_description_for_consumers(openapi):
+    """Each operation says what it does and who may call it; a new route without a text fails here (its texts go
+    beside its routes with ``register_operation_texts``)."""
+    missing = [f"{m.upper()} {p} ({o['operationId']})" for p, m, o in _operations(openapi)
+               if not o.get("summary") or not o.get("description")]
+    assert not missing, missing
+    summaries = {o["operationId"]: o["summary"] for _, _, o in _operations(openapi)}
+    assert all(len(text) <= 60 and not text.endswith(".") for text in summaries.values()), summaries
+
+
+def test_no_consumer_facing_text_names_a_file_of_the_repository(openapi):
+    """Docstrings speak to developers (``docs/assets.md``, ``API-CONTRACT.md §1``); nothing of that reaches
+    ``/api/docs``: descriptions and summaries of operations, parameters, answers and schemas alike."""
+    from assetsvc.api.operation_docs import INTERNAL_REFERENCE
+
+    found = []
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in {"description", "summary"} and isinstance(value, str):
+                    if INTERNAL_REFERENCE.search(value):
+                        found.append((where, value))
+                else:
+                    walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}/{index}")
+
+    walk({"paths": openapi["paths"], "components": openapi["components"], "tags": openapi.get("tags", [])}, "")
+    assert not found, found[:10]
+
+
+def test_operations_say_which_permission_they_need(openapi):
+    """The permission sentence is read from the view's own permission lookup, so it says what is enforced."""
+    paths = openapi["paths"]
+    assert "``assets.view``" in paths["/api/v1/hardware/{id}"]["get"]["description"]
+    assert "``assets.checkout``" in paths["/api/v1/hardware/{id}/checkout"]["post"]["description"]
+    assert "``licenses.delete``" in paths["/api/v1/licenses/{id}"]["delete"]["description"]
+    assert "Super users only" in paths["/api/v1/groups"]["get"]["description"]
+    assert "their own account" in paths["/api/v1/users/me"]["get"]["description"]
+    assert paths["/api/v1/hardware"]["get"]["summary"] == "List assets"
+
+
+def test_every_tag_is_described(openapi):
+    used = {tag for _, _, o in _operations(openapi) for tag in o.get("tags", ())}
+    described = {tag["name"]: tag["description"] for tag in openapi["tags"]}
+    assert used <= set(described)
+    assert all(len(text.split()) >= 3 for text in described.values()), described
