@@ -9,3 +9,5 @@ class ActionType(models.TextChoices):
     CHECKOUT = "checkout", "checkout"
     CHECKIN = "checkin from", "checkin from"
     AUDIT = "audit", "audit"
+    REQUESTED = "requested", "requested"
+    REQUEST_CANCELED = "request canceled", "request canceled"

@@ -55,3 +55,8 @@ def lifecycle(kind: str, action: str) -> Signal:
 def send_lifecycle(kind: str, action: str, *, item, actor, log) -> None:
     """Send a record's lifecycle signal (inside the service's transaction, after its action-log row)."""
     lifecycle(kind, action).send(sender=type(item), item=item, actor=actor, target=None, note="", log=log)
+
+# Checkout requests (inventory.services.requests): ``item`` (the asset), ``actor`` (the requester) and, on a request,
+# ``request`` (the CheckoutRequest row).
+asset_requested = Signal()
+asset_request_canceled = Signal()

@@ -23,6 +23,13 @@ EXEMPT: dict[str, str] = {
     "company: tests/accounts/test_api_tokens.py and test_query_budgets.py",
     "accounts.api.views.PersonalAccessTokenDetailView": "revoking one's own token: tests/accounts/test_api_tokens.py",
     "accounts.api.views.CurrentUserView": "the caller's own profile (/users/me): tests/accounts/test_api_users.py",
+    "inventory.api.requests.views.RequestableAssetsView": "the caller's requestable assets, a list with no "
+    "create/update/delete: tests/inventory/requests/test_api.py (permission, separation, query count)",
+    "inventory.api.requests.views.AssetRequestView": "the caller asks for an asset: "
+    "tests/inventory/requests/test_api.py",
+    "inventory.api.requests.views.AssetRequestCancelView": "the caller withdraws their request: "
+    "tests/inventory/requests/test_api.py",
+    "inventory.api.requests.views.MyRequestsView": "the caller's own requests: tests/inventory/requests/test_api.py",
     "assetsvc.api.views.SchemaView": "the OpenAPI document, not a resource: tests/api/test_openapi.py",
     "assetsvc.api.views.EndpointNotFoundView": "the 404 envelope of unknown paths: tests/api/test_envelope.py",
 }

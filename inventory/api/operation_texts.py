@@ -83,6 +83,19 @@ register_operation_texts({
         "Licenses of an asset", "One license record per seat this asset holds."),
     "users_assets_list": OperationText(
         "Assets of a user", "The live assets checked out to this user, in the hardware list's shape."),
+    # --- checkout requests ----------------------------------------------------------------------------------------
+    "account_requestable_hardware_list": OperationText(
+        "Assets I may request",
+        "A page of the assets the caller may ask for: flagged requestable, not deleted, with a deployable or pending "
+        "status, of a company the caller may see. ``available_actions`` says whether the caller has asked already."),
+    "account_request_create": OperationText(
+        "Request an asset",
+        "Asks for the asset; an administrator fulfils the request by checking it out to the caller. Asking again "
+        "keeps the one open request. An asset that is not requestable is refused."),
+    "account_request_cancel": OperationText(
+        "Cancel my request", "Withdraws the caller's open request for the asset."),
+    "account_requests_list": OperationText(
+        "My requests", "The caller's open requests, newest first.", "Any signed-in user, for their own requests."),
     # --- stock kinds ----------------------------------------------------------------------------------------------
     "accessories_checkout_create": OperationText(
         "Check an accessory out",

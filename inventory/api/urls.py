@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("inventory.api.stock.urls")),
     path("", include("inventory.api.licenses.urls")),
     path("", include("inventory.api.custom_fields.urls")),
+    path("", include("inventory.api.requests.urls")),
 ]

@@ -29,8 +29,10 @@ from inventory.models.custom_fields import (
     CustomFieldsetField,
 )
 from inventory.models.transfer import ImportJob
+from inventory.models.requests import CheckoutRequest, CheckoutRequestQuerySet
 
 __all__ = [
+    "CheckoutRequest", "CheckoutRequestQuerySet",
     "MAX_PURCHASE_COST", "MAX_WARRANTY_MONTHS", "USER_MODEL", "AssignmentRow", "TimestampedModel",
     "AssetModel", "Category", "Location", "Manufacturer", "StatusLabel", "Supplier",
     "Asset", "AssetQuerySet", "asset_display_name", "target_type_of",

@@ -151,7 +151,7 @@ UNTYPED_ANSWERS = {
     ("/api/v1/hardware/checkinbytag", "post"), ("/api/v1/reports/activity", "get"),
 }
 #: POST operations that take no body.
-NO_BODY = {"restore"}
+NO_BODY = {"restore", "cancel", "{asset_id}"}  # restores; account/request/{asset_id}[/cancel]
 
 
 def _operations(openapi):
