@@ -11,6 +11,7 @@ api_v1 = [
     path("", include("accounts.api.urls")),
     path("", include("companies.api.urls")),
     path("", include("inventory.api.urls")),
+    path("", include("inventory.transfer.urls")),  # /imports drive the importer, which sits above the API resources
     path("schema", SchemaView.as_view(), name="schema"),
 ]
 

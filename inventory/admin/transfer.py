@@ -31,8 +31,6 @@ import io
 import logging
 import os
 import re
-import secrets
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -55,6 +53,7 @@ from inventory.models import ImportJob
 from inventory.transfer.columns import COLUMNS, MAX_FIELD_SIZE, CsvFileError
 from inventory.transfer.export import export_queryset, write_export
 from inventory.transfer.import_assets import import_csv
+from inventory.transfer.uploads import import_dir, keep_upload
 
 #: Largest upload accepted (bytes).
 MAX_UPLOAD = 50 * 1024 * 1024
@@ -77,24 +76,8 @@ PREVIEW_LIMITED = "Too many import previews; try again later."
 _KEPT_NAME = re.compile(r"^[0-9a-f]{32}\.csv$")
 
 
-def import_dir() -> Path:
-    """Where uploaded files wait for their confirmation (``CSV_IMPORT_DIR`` setting, else the temp directory)."""
-    directory = Path(getattr(settings, "CSV_IMPORT_DIR", "") or Path(tempfile.gettempdir()) / "assetsvc-imports")
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return directory
-
-
 def _keep_upload(upload: Any) -> tuple[Path, int]:
-    """Write an upload to a new file of :func:`import_dir` that only the service's user may read (0600, whatever
-    the umask; never through an existing file or link of that name); the file and its count of line breaks."""
-    target = import_dir() / f"{secrets.token_hex(16)}.csv"
-    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    lines = 0
-    with os.fdopen(descriptor, "wb") as kept:
-        for chunk in upload.chunks():
-            kept.write(chunk)
-            lines += chunk.count(b"\n")
-    return target, lines
+    return keep_upload(upload)
 
 
 def sweep_expired_uploads(now: float | None = None) -> int:

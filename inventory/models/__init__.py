@@ -28,11 +28,11 @@ from inventory.models.custom_fields import (
     CustomFieldset,
     CustomFieldsetField,
 )
-from inventory.models.transfer import ImportJob
+from inventory.models.transfer import ImportFile, ImportJob
 from inventory.models.requests import CheckoutRequest, CheckoutRequestQuerySet
 
 __all__ = [
-    "CheckoutRequest", "CheckoutRequestQuerySet",
+    "CheckoutRequest", "CheckoutRequestQuerySet", "ImportFile",
     "MAX_PURCHASE_COST", "MAX_WARRANTY_MONTHS", "USER_MODEL", "AssignmentRow", "TimestampedModel",
     "AssetModel", "Category", "Location", "Manufacturer", "StatusLabel", "Supplier",
     "Asset", "AssetQuerySet", "asset_display_name", "target_type_of",

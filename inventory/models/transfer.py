@@ -45,3 +45,28 @@ class ImportJob(models.Model):
     @property
     def percent(self) -> int:
         return 100 if self.finished else (self.done * 100 // self.total if self.total else 0)
+
+
+class ImportFile(models.Model):
+    """A CSV file uploaded through ``POST /imports`` (Snipe-IT's ``imports`` table), waiting to be processed by
+    ``POST /imports/process/{id}``: where it is kept (a random name under the import directory), what it was
+    called, its header and first row (for a client that maps columns), and, once processed, its type and the
+    column mapping used. Only its uploader (and super users) see it."""
+
+    name = models.CharField(max_length=255)
+    #: The kept file's name inside ``inventory.transfer.uploads.api_upload_dir()``.
+    file_path = models.CharField(max_length=255)
+    filesize = models.PositiveBigIntegerField(default=0)
+    import_type = models.CharField(max_length=20, blank=True, default="")
+    header_row = models.JSONField(default=list, blank=True)
+    first_row = models.JSONField(default=list, blank=True)
+    field_map = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
