@@ -232,7 +232,7 @@ def test_examples_agree_with_their_schema(openapi):
 # --- texts for the consumer (issue 27) -----------------------------------------------------------------------------
 
 
-def _operations(openapi: dict[str, Any]):
+def _http_operations(openapi: dict[str, Any]):
     for path, item in openapi["paths"].items():
         for method, operation in item.items():
             if method in METHODS:
@@ -242,10 +242,10 @@ def _operations(openapi: dict[str, Any]):
 def test_every_operation_has_a_summary_and_a_description_for_consumers(openapi):
     """Each operation says what it does and who may call it; a new route without a text fails here (its texts go
     beside its routes with ``register_operation_texts``)."""
-    missing = [f"{m.upper()} {p} ({o['operationId']})" for p, m, o in _operations(openapi)
+    missing = [f"{m.upper()} {p} ({o['operationId']})" for p, m, o in _http_operations(openapi)
                if not o.get("summary") or not o.get("description")]
     assert not missing, missing
-    summaries = {o["operationId"]: o["summary"] for _, _, o in _operations(openapi)}
+    summaries = {o["operationId"]: o["summary"] for _, _, o in _http_operations(openapi)}
     assert all(len(text) <= 60 and not text.endswith(".") for text in summaries.values()), summaries
 
 
@@ -284,7 +284,7 @@ def test_operations_say_which_permission_they_need(openapi):
 
 
 def test_every_tag_is_described(openapi):
-    used = {tag for _, _, o in _operations(openapi) for tag in o.get("tags", ())}
+    used = {tag for _, _, o in _http_operations(openapi) for tag in o.get("tags", ())}
     described = {tag["name"]: tag["description"] for tag in openapi["tags"]}
     assert used <= set(described)
     assert all(len(text.split()) >= 3 for text in described.values()), described
