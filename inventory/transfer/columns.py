@@ -167,13 +167,15 @@ def read_csv(kind: str, stream: IO[str] | IO[bytes], *, extra: Mapping[str, str]
     for column in COLUMNS[kind]:
         for name in (column.header, column.key, *column.aliases):
             lookup.setdefault(_normalise(name), column.key)
+            # Snipe-IT's importer field names (``item_name``, ``min_amt``), as ``column-mappings`` send them
+            lookup.setdefault(_normalise(name).replace("_", " "), column.key)
     for name, key in (extra or {}).items():
         lookup.setdefault(_normalise(name), key)
     positions: dict[str, int] = {}
     keys: dict[str, str] = {}
     ignored: list[str] = []
     for index, name in enumerate(header):
-        key = lookup.get(_normalise(name))
+        key = lookup.get(_normalise(name)) or lookup.get(_normalise(name).replace("_", " "))
         if key is None or key in positions:
             if name.strip():
                 ignored.append(name.strip())
