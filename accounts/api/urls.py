@@ -2,6 +2,7 @@ from django.urls import path, re_path
 from rest_framework.routers import SimpleRouter
 
 from accounts.api import views
+from accounts.api.departments import DepartmentViewSet
 from accounts.api.groups import GroupViewSet
 from accounts.api.users import UserViewSet
 
@@ -9,6 +10,7 @@ router = SimpleRouter()
 router.trailing_slash = "/?"  # trailing slash optional (API-CONTRACT.md §1)
 router.register("users", UserViewSet, basename="users")
 router.register("groups", GroupViewSet, basename="groups")
+router.register("departments", DepartmentViewSet, basename="departments")
 
 urlpatterns = [
     path("account/personal-access-tokens", views.PersonalAccessTokenListView.as_view()),
