@@ -69,6 +69,56 @@ class PermissionGroup(models.Model):
         return self.name
 
 
+class DepartmentQuerySet(CompanyScopedQuerySet):
+    """Departments are company-scoped like users: with separation on, another company's department is as unknown as
+    a missing one (``restrict``)."""
+
+
+class Department(models.Model):
+    """A department people belong to (Snipe-IT's ``departments``): a company, a location and a manager, each
+    optional. Its users are ``User.department``; a department that still has live users cannot be deleted
+    (``accounts.departments.department_delete``)."""
+
+    name = models.CharField(max_length=255)
+    company = models.ForeignKey(
+        "companies.Company", null=True, blank=True, on_delete=models.PROTECT, related_name="departments"
+    )
+    #: An upward foreign key by name (inventory sits above accounts), as ``User.location`` (docs/decisions.md).
+    location = models.ForeignKey(
+        "inventory.Location", null=True, blank=True, on_delete=models.SET_NULL, related_name="departments"
+    )
+    manager = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="managed_departments"
+    )
+    phone = models.CharField(max_length=255, blank=True, default="")
+    fax = models.CharField(max_length=255, blank=True, default="")
+    notes = models.TextField(blank=True, default="")
+    image = models.CharField(max_length=255, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = DepartmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            # Snipe-IT's ``is_unique_department``: one name (ignoring case, as MySQL compares) per company and
+            # location, checked only when the department has both.
+            models.UniqueConstraint(
+                Lower("name"), "company", "location",
+                condition=models.Q(company__isnull=False, location__isnull=False),
+                name="department_name_ci_unique_per_company_location",
+            )
+        ]
+        indexes = [models.Index(fields=["created_at", "id"], name="department_created_idx")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 def full_name(first_name: str, last_name: str, username: str) -> str:
     """The name a person is shown by: first and last name, else the username (also for rows read without a model
     instance, ``inventory.api.assets.records``)."""
@@ -96,6 +146,9 @@ class User(AbstractBaseUser):
     )
     location = models.ForeignKey(
         "inventory.Location", null=True, blank=True, on_delete=models.SET_NULL, related_name="users"
+    )
+    department = models.ForeignKey(
+        Department, null=True, blank=True, on_delete=models.SET_NULL, related_name="users"
     )
     permissions = models.JSONField(default=dict, blank=True)
     groups = models.ManyToManyField(PermissionGroup, blank=True, related_name="users")

@@ -40,6 +40,13 @@ GATE_KEYS = ("import", "reports.view", "self.two_factor", "self.api", "self.edit
 NOT_FROM_ADMIN_KEYS = frozenset({"assets.view.encrypted_custom_fields"})
 ITEM_KEYS = tuple(f"{section}.{verb}" for section, verbs in ITEM_SECTIONS.items() for verb in verbs)
 PRIVILEGED_KEYS = ("superuser", "admin")
+#: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items or departments
+#: (reference §7.2); select lists open to these keys besides their own ``<section>.view``.
+SELECTLIST_KEYS = (
+    "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
+    "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
+    "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
+)
 PERMISSION_KEYS: tuple[str, ...] = PRIVILEGED_KEYS + GATE_KEYS + ITEM_KEYS
 PERMISSION_KEY_SET = frozenset(PERMISSION_KEYS)
 ALLOWED_VALUES = (-1, 0, 1)
@@ -157,7 +164,7 @@ ADMIN_SITE_ACTIONS = frozenset({"view", "add", "change", "delete"})
 ADMIN_SITE_RIGHTS: dict[str, dict[str, frozenset[str]]] = {
     "inventory": {"*": ADMIN_SITE_ACTIONS},
     "activity": {"actionlog": frozenset({"view"})},
-    "accounts": {"user": frozenset({"view"})},
+    "accounts": {"user": frozenset({"view"}), "department": ADMIN_SITE_ACTIONS},
 }
 
 

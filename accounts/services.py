@@ -13,8 +13,9 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 
 from accounts import permissions as perms
+from accounts.departments import ensure_department_fits
 from accounts.holdings import blocking_holdings, holds_items_of_other_company, move_held_items
-from accounts.models import PermissionGroup, PersonalAccessToken, User
+from accounts.models import Department, PermissionGroup, PersonalAccessToken, User
 from assetsvc.conf import app_settings
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, save_unique
@@ -249,6 +250,15 @@ def username_taken(username: str, exclude_pk: int | None) -> bool:
     return queryset.exists()
 
 
+def _locked_department(department: Department | None) -> Department | None:
+    """The department a user is put in, locked until the transaction ends, so a concurrent delete of the department
+    (which refuses while it has users) and this write are serialized; gone meanwhile is the unknown-id error."""
+    if department is None:
+        return None
+    return lock_or_not_found(Department, department, lambda: ValidationError(
+        {"department_id": ["The selected department id is invalid."]}))
+
+
 def _save_user(user: User) -> None:
     # a concurrent write took the username first
     save_unique(user, lambda exc: ValidationError({"username": [USERNAME_TAKEN]}))
@@ -271,10 +281,14 @@ def user_create(*, actor: User, data: dict[str, Any]) -> User:
     if username_taken(data["username"], None):
         raise ValidationError({"username": [USERNAME_TAKEN]})
 
+    department = _locked_department(data.get("department"))
+    ensure_department_fits(department=department, company_id=company_id)
+
     user = User(
         **{field: data[field] for field in USER_FIELDS if field in data and data[field] is not None},
         company_id=company_id,
         location=data.get("location"),
+        department=department,
         is_active=data.get("activated", True),
         permissions=permissions,
         created_by=actor,
@@ -329,6 +343,13 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
             raise InvalidInputError(MULTI_COMPANY_ITEMS, messages={"company_id": [MULTI_COMPANY_ITEMS]})
         change("company_id", user.company_id, new_company_id)
         user.company_id = new_company_id
+    if "department" in data or "company" in data:
+        department = _locked_department(data["department"]) if "department" in data else user.department
+        ensure_department_fits(department=department, company_id=user.company_id,
+                               field="department_id" if "department" in data else "company_id")
+        if "department" in data and user.department_id != (department.pk if department else None):
+            change("department_id", user.department_id, department.pk if department else None)
+            user.department = department
     if "location" in data and data["location"] != user.location:
         new_location = data["location"]
         change("location_id", user.location_id, new_location.pk if new_location else None)

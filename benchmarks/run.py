@@ -1,5 +1,5 @@
-"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies and users API
-over HTTP against gunicorn (issue 3 item 7, issues 10, 11 and 13).
+"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users and
+departments API over HTTP against gunicorn (issue 3 item 7, issues 10, 11 and 13).
 
     .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
                                        [--requests R] [--keep] [--reuse] [--seed-only] [--explain]
@@ -253,6 +253,7 @@ class Fixture:
     licenses: int = 0
     companies: int = 0
     users: int = 0
+    departments: int = 0
     busy_accessory_id: int | None = None  # the accessory with the most checkout rows
     busy_rows: int = 0
     checkout_accessory_id: int | None = None  # the busiest accessory with a unit left (checkout + checkin)
@@ -388,7 +389,7 @@ def prepare_stock(fx: Fixture) -> None:
     busiest one with a unit left (checkout then checkin of one unit, so it never runs out)."""
     from django.db.models import Count, F
 
-    from accounts.models import User
+    from accounts.models import Department, User
     from companies.models import Company
     from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, License
     from inventory.services.stock import ACCESSORY
@@ -399,6 +400,7 @@ def prepare_stock(fx: Fixture) -> None:
     fx.licenses = License.objects.filter(deleted_at__isnull=True).count()
     fx.companies = Company.objects.count()
     fx.users = User.objects.filter(deleted_at__isnull=True).count()
+    fx.departments = Department.objects.count()
     if not fx.accessories:
         return
     busy = (AccessoryCheckout.objects.values("accessory_id").order_by().annotate(n=Count("id"))
@@ -560,7 +562,7 @@ def stock_scenarios(fx: Fixture) -> list[Scenario]:
             Scenario("POST /accessories/{row}/checkin", checkin, action_check),
         ]
     for kind, count in (("consumables", fx.consumables), ("components", fx.components), ("licenses", fx.licenses),
-                        ("companies", fx.companies), ("users", fx.users)):
+                        ("companies", fx.companies), ("users", fx.users), ("departments", fx.departments)):
         if count:
             found.append(Scenario(f"GET /{kind}?limit=50 ({count:,} rows)", get(f"/api/v1/{kind}?limit=50"),
                                   list_check(min(50, count))))
@@ -1101,7 +1103,7 @@ def main(argv=None) -> int:
 
         summary = (f"{args.assets:,} assets, {fx.accessories:,} accessories, {fx.consumables:,} consumables, "
                    f"{fx.components:,} components, {fx.licenses:,} licenses, {fx.companies:,} companies, "
-                   f"{fx.users:,} users, "
+                   f"{fx.users:,} users, {fx.departments:,} departments, "
                    f"{version}, {os.cpu_count()} CPU ({cpu_model()}), Python {platform.python_version()}, "
                    f"gunicorn 1 worker x {args.threads} threads, {args.requests} timed requests per scenario after "
                    f"{args.warmup} warm-ups, one client, keep-alive; load average "
@@ -1133,7 +1135,7 @@ def main(argv=None) -> int:
         result = {
             "summary": summary, "assets": args.assets, "accessories": fx.accessories, "consumables": fx.consumables,
             "components": fx.components, "licenses": fx.licenses, "companies": fx.companies, "users": fx.users,
-            "database": version, "kind": kind,
+            "departments": fx.departments, "database": version, "kind": kind,
             "load_average": {"before": load_before, "after": load_after},
             "scenarios": scenario_results(found),
             "company_user": {"summary": company_summary, "scenarios": scenario_results(company_found)},

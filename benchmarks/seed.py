@@ -148,6 +148,7 @@ class SeedCounts:
     license_seats: int = 0
     extra_companies: int = 0  # holding nothing, so the companies list is measured at ``kind_rows``
     extra_users: int = 0  # holding nothing, so the users list is measured at ``kind_rows``
+    departments: int = 0  # issue 27: the departments list at ``kind_rows``, 80% of the users in one
 
     @classmethod
     def for_assets(cls, assets: int, accessories: int | None = None, kind_rows: int = KIND_ROWS) -> SeedCounts:
@@ -182,6 +183,7 @@ class SeedCounts:
             license_seats=5 * others,
             extra_companies=max(0, others - 5),
             extra_users=max(0, others - users),
+            departments=others,
         )
 
 
@@ -331,7 +333,7 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
     from django.db import transaction
     from django.utils import timezone
 
-    from accounts.models import User
+    from accounts.models import Department, User
     from activity.models import ActionLog
     from assetsvc.site import get_site_settings
     from companies.models import Company
@@ -350,8 +352,8 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
     now = timezone.now().replace(microsecond=0)
     start = now - dt.timedelta(days=5 * 365)
     span = (now - start).total_seconds()
-    models_with_stamps = (Company, User, Location, Manufacturer, Category, AssetModel, Supplier, StatusLabel, Asset,
-                          ActionLog, *_stock_models())
+    models_with_stamps = (Company, User, Department, Location, Manufacturer, Category, AssetModel, Supplier,
+                          StatusLabel, Asset, ActionLog, *_stock_models())
     began = time.perf_counter()
 
     def stamp(fraction: float) -> dt.datetime:
@@ -494,9 +496,49 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         _bulk(User, [person(i) for i in range(counts.users, counts.users + counts.extra_users)])
         log(f"  {counts.extra_companies:,} more companies, {counts.extra_users:,} more users: "
             f"{time.perf_counter() - began:.1f}s")
+        _seed_departments(random.Random(rng_seed + 27), admin, stamp, counts.departments, company_ids, location_ids)
+        log(f"  {counts.departments:,} departments: {time.perf_counter() - began:.1f}s")
         values = _seed_custom_fields(random.Random(rng_seed + 15), admin, stamp)
         log(f"  {len(CUSTOM_FIELDS)} custom fields, {values:,} values: {time.perf_counter() - began:.1f}s")
     return counts
+
+
+def _seed_departments(rng: random.Random, admin, stamp, n: int, company_ids: list[int],
+                      location_ids: list[int]) -> None:
+    """``n`` departments (issue 27), each of one of the first companies (10% of none), at a location, most with a
+    manager of their company; then 80% of the users join a department of their own company (those without a company
+    one without a company), as ``accounts.departments.ensure_department_fits`` requires. Its own random stream, drawn
+    after everything else, so no other data changes with it."""
+    from accounts.models import Department, User
+
+    if not n:
+        return
+    people: dict[int | None, list[int]] = {}
+    for pk, company_id in User.objects.exclude(pk=admin.pk).order_by("id").values_list("id", "company_id"):
+        people.setdefault(company_id, []).append(pk)
+    rows = []
+    for i in range(n):
+        company_id = rng.choice(company_ids) if rng.random() < 0.9 else None
+        staff = people.get(company_id) or []
+        created = stamp(rng.random())
+        rows.append(Department(
+            name=f"{rng.choice(DEPARTMENT_NAMES)} {i + 1:05d}", company_id=company_id,
+            location_id=rng.choice(location_ids),
+            manager_id=rng.choice(staff) if staff and rng.random() < 0.8 else None,
+            phone=f"+31 20 {rng.randint(1_000_000, 9_999_999)}", created_by=admin, created_at=created,
+            updated_at=created))
+    _bulk(Department, rows)
+    by_company: dict[int | None, list[int]] = {}
+    for pk, company_id in Department.objects.order_by("id").values_list("id", "company_id"):
+        by_company.setdefault(company_id, []).append(pk)
+    joined = [User(pk=pk, department_id=rng.choice(by_company[company_id]))
+              for company_id, pks in people.items() if by_company.get(company_id)
+              for pk in pks if rng.random() < 0.8]
+    User.objects.bulk_update(joined, ["department"], batch_size=BATCH)
+
+
+DEPARTMENT_NAMES = ["Finance", "Engineering", "Sales", "Marketing", "Support", "Legal", "Facilities", "Research",
+                    "Operations", "People"]
 
 
 def _custom_value(rng: random.Random, index: int, asset_id: int) -> str:

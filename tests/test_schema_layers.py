@@ -6,7 +6,8 @@ here, not an accident.
 The design named two edges (the ``inventory.Location`` ones); walking every field found four more. Two are the
 ``created_by`` of the swappable user model, which Django's own apps reference from below too (admin's LogEntry);
 two are the action log's company columns, which company separation of the log needs (activity sits below companies
-because companies' services write log rows)."""
+because companies' services write log rows). Issue 27 added a seventh, ``accounts.Department.location``, for the same
+reason as ``User.location``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.apps import apps
 LAYERS = ["assetsvc", "activity", "companies", "accounts", "inventory", "notifications"]
 ALLOWED_UPWARD = {
     ("accounts.User", "location", "inventory.Location"),
+    ("accounts.Department", "location", "inventory.Location"),  # issue 27, docs/decisions.md
     ("activity.ActionLog", "location", "inventory.Location"),
     ("activity.ActionLog", "created_by", "accounts.User"),
     ("companies.Company", "created_by", "accounts.User"),

@@ -26,6 +26,7 @@ from assetsvc.api.fields import (
     company_brief,
     person_brief,
     reference_limit,
+    visible_reference,
 )
 from assetsvc.api.formats import brief, datetime_object, iso_utc_micro
 from assetsvc.api.serializers import ApiSerializer
@@ -98,6 +99,7 @@ class UserProfileSerializer(serializers.Serializer):
     permissions = SchemaField(PERMISSION_MAP_SCHEMA)
     activated = serializers.BooleanField(read_only=True)
     company = CompanyBriefField()
+    department = BriefField()
     location = BriefField()
     assets_count = CountField()
     licenses_count = CountField()
@@ -134,6 +136,8 @@ class UserProfileSerializer(serializers.Serializer):
             "permissions": permissions_map(user),
             "activated": bool(user.is_active),
             "company": company_brief(user.company, limit),
+            # a department of another company is hidden like a person of it (services keep them apart anyway)
+            "department": brief(visible_reference(user.department, limit)),
             "location": brief(user.location),
             "assets_count": int(getattr(user, "assets_count", 0) or 0),
             "licenses_count": int(getattr(user, "licenses_count", 0) or 0),

@@ -5,6 +5,7 @@ from accounts.api import (
     operation_texts,  # noqa: F401  (the API docs' texts)
     views,
 )
+from accounts.api.departments import DepartmentViewSet
 from accounts.api.groups import GroupViewSet
 from accounts.api.users import UserViewSet
 
@@ -12,6 +13,7 @@ router = SimpleRouter()
 router.trailing_slash = "/?"  # trailing slash optional (API-CONTRACT.md §1)
 router.register("users", UserViewSet, basename="users")
 router.register("groups", GroupViewSet, basename="groups")
+router.register("departments", DepartmentViewSet, basename="departments")
 
 urlpatterns = [
     path("account/personal-access-tokens", views.PersonalAccessTokenListView.as_view()),

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from accounts import services
 from accounts.api.serializers import GroupsField, PermissionsField, UserProfileSerializer
-from accounts.models import User
+from accounts.models import Department, User
 from assetsvc.api.fields import EmailField, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
 from assetsvc.api.filters import IdFilter, parse_id
 from assetsvc.api.inputs import parse_flag
@@ -45,6 +45,8 @@ class UserWriteSerializer(ApiSerializer):
                                               source="company")
     location_id = ScopedPrimaryKeyRelatedField(queryset=LOCATION_MODEL._default_manager.all(), required=False,
                                                allow_null=True, source="location")
+    department_id = ScopedPrimaryKeyRelatedField(queryset=Department.objects.all(), required=False,
+                                                 allow_null=True, source="department")
     permissions = PermissionsField()
     groups = GroupsField()
 
@@ -68,6 +70,7 @@ class UserFilterSet(django_filters.FilterSet):
     activated = django_filters.BooleanFilter(field_name="is_active")
     company_id = IdFilter(field_name="company_id")
     location_id = IdFilter(field_name="location_id")
+    department_id = IdFilter(field_name="department_id")
     group_id = IdFilter(method="filter_group")
     email = django_filters.CharFilter(field_name="email", lookup_expr="iexact")
     username = django_filters.CharFilter(field_name="username", lookup_expr="iexact")
@@ -78,8 +81,8 @@ class UserFilterSet(django_filters.FilterSet):
 
     class Meta:
         model = User
-        fields = ["activated", "company_id", "location_id", "group_id", "email", "username", "first_name",
-                  "last_name", "employee_num", "created_by"]
+        fields = ["activated", "company_id", "location_id", "department_id", "group_id", "email", "username",
+                  "first_name", "last_name", "employee_num", "created_by"]
 
     def filter_group(self, queryset, name, value):
         group_id = parse_id(value)
@@ -105,7 +108,7 @@ class UserViewSet(ApiViewSet):
     not_found_message = services.USER_NOT_FOUND
     filterset_class = UserFilterSet
     search_fields = ["first_name", "last_name", "username", "email", "employee_num", "jobtitle", "phone", "notes",
-                     "company__name", "location__name"]
+                     "company__name", "location__name", "department__name"]
     sort_fields = {
         **{key: key for key in ("id", "username", "email", "employee_num", "jobtitle", "phone", "created_at",
                                 "updated_at", "last_login", "assets_count")},
@@ -115,12 +118,13 @@ class UserViewSet(ApiViewSet):
         "activated": "is_active",
         "company": "company__name",
         "location": "location__name",
+        "department": "department__name",
     }
 
     def get_queryset(self):
         queryset = (
             super().get_queryset().with_counts(self.request.user)
-            .select_related("company", "location", "created_by").prefetch_related("groups")
+            .select_related("company", "location", "department", "created_by").prefetch_related("groups")
         )
         if self.action == "list":
             params = self.request.query_params
@@ -133,7 +137,7 @@ class UserViewSet(ApiViewSet):
 
     def _record(self, user: User) -> dict:
         fresh = User.objects.with_counts(self.request.user).select_related(
-            "company", "location", "created_by").prefetch_related("groups").get(pk=user.pk)
+            "company", "location", "department", "created_by").prefetch_related("groups").get(pk=user.pk)
         return self.get_serializer(fresh).data
 
     def _write_input(self) -> dict[str, Any]:

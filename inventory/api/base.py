@@ -10,15 +10,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.permissions import SELECTLIST_KEYS as SELECTLIST_KEYS  # the select-list gate (also /departments)
 from assetsvc.api.fields import IsoUtcField, UserBriefField, may_change_record
 from assetsvc.api.formats import money, record_date
-
-#: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
-SELECTLIST_KEYS = (
-    "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
-    "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
-    "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
-)
 
 
 def created_by_sort() -> tuple[str, str]:

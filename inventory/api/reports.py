@@ -33,6 +33,7 @@ KIND_MODELS = {
     "component": ("inventory", "Component"),
     "license": ("inventory", "License"),
     "company": ("companies", "Company"),
+    "department": ("accounts", "Department"),
 }
 ACTION_LABELS = dict(ActionType.choices)
 _ID = re.compile(r"^\s*[0-9]{1,18}\s*$")

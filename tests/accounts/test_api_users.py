@@ -10,7 +10,14 @@ from accounts.models import User
 from accounts.services import personal_token_issue
 from activity.models import ActionLog
 from tests.api_mixins import QueryBudgetTests
-from tests.factories import AssetFactory, CompanyFactory, LocationFactory, PermissionGroupFactory, UserFactory
+from tests.factories import (
+    AssetFactory,
+    CompanyFactory,
+    DepartmentFactory,
+    LocationFactory,
+    PermissionGroupFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +26,8 @@ ALL_USER_KEYS = {"users.view": 1, "users.create": 1, "users.edit": 1, "users.del
 
 
 class TestUsersAPI(QueryBudgetTests):
-    """The shared list budget (``tests/api_mixins.py``): users with a company, a group and an asset each."""
+    """The shared list budget (``tests/api_mixins.py``): users with a company, a department, a group and an asset
+    each."""
 
     url = "/api/v1/users"
     viewset = UserViewSet
@@ -29,7 +37,8 @@ class TestUsersAPI(QueryBudgetTests):
     item_type = "user"
 
     def make_listed(self) -> None:
-        user = UserFactory(company=CompanyFactory(), location=LocationFactory())
+        company = CompanyFactory()
+        user = UserFactory(company=company, location=LocationFactory(), department=DepartmentFactory(company=company))
         user.groups.add(PermissionGroupFactory())
         AssetFactory(assigned_user=user)
 

@@ -1,4 +1,4 @@
-from tests.factories.accounts import PermissionGroupFactory, UserFactory
+from tests.factories.accounts import DepartmentFactory, PermissionGroupFactory, UserFactory
 from tests.factories.companies import CompanyFactory
 from tests.factories.inventory import (
     AccessoryFactory,
@@ -28,6 +28,7 @@ __all__ = [
     "CustomFieldFactory",
     "CustomFieldsetFactory",
     "CustomFieldsetFieldFactory",
+    "DepartmentFactory",
     "LicenseFactory",
     "LocationFactory",
     "ManufacturerFactory",

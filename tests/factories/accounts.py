@@ -3,7 +3,7 @@ from __future__ import annotations
 import factory
 from factory.django import DjangoModelFactory
 
-from accounts.models import PermissionGroup, User
+from accounts.models import Department, PermissionGroup, User
 
 
 class UserFactory(DjangoModelFactory[User]):
@@ -28,3 +28,12 @@ class PermissionGroupFactory(DjangoModelFactory[PermissionGroup]):
 
     name = factory.Sequence(lambda n: f"Group {n}")
     permissions = factory.LazyFunction(dict)
+
+
+class DepartmentFactory(DjangoModelFactory[Department]):
+    """A department without company, location or manager unless given."""
+
+    class Meta:
+        model = Department
+
+    name = factory.Sequence(lambda n: f"Department {n}")

@@ -13,6 +13,7 @@ import importlib
 import pkgutil
 
 import tests
+from tests.accounts import test_api_departments as departments
 from tests.api_mixins import APIResource, SeparationTests
 from tests.inventory.assets import test_api_mixins as hardware
 from tests.inventory.licenses import test_api as licenses
@@ -27,6 +28,7 @@ SCOPED_RESOURCES: list[type[APIResource]] = [
     consumables.TestConsumablesAPI,
     licenses.TestLicensesAPI,
     components.TestComponentsAPI,
+    departments.TestDepartmentsAPI,
 ]
 
 
