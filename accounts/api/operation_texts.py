@@ -7,7 +7,8 @@ _OWN = "Any signed-in user, for their own account only."
 register_tag_descriptions({
     "users": "People: the users items are checked out to, and those who sign in and call the API.",
     "groups": "Permission groups: named sets of permissions that users belong to. Super users only.",
-    "account": "The caller's own personal access tokens.",
+    "account": "The caller's own account: personal access tokens and checkout requests.",
+    "departments": "Departments people belong to, with their company, location and manager.",
     "companies": "Companies: with company separation on, each user sees and uses only their company's records.",
 })
 
