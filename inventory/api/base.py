@@ -12,13 +12,13 @@ from rest_framework import serializers
 
 from assetsvc.api.fields import IsoUtcField, UserBriefField, may_change_record
 from assetsvc.api.formats import money, record_date
+from assetsvc.api.viewsets import SELECTLIST_KEYS as SELECTLIST_KEYS  # the select-list gate, shared with users
 
-#: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items (reference §7.2).
-SELECTLIST_KEYS = (
-    "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
-    "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
-    "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
-)
+#: Not-found texts of the catalogue records that asset lists hang under (``statuslabels/{id}/assetlist``,
+#: ``locations/{id}/assets``, ``models/assets``), shared by the catalogue and the hardware views.
+STATUS_LABEL_NOT_FOUND = "Statuslabel not found"
+LOCATION_NOT_FOUND = "Location not found"
+MODEL_NOT_FOUND = "AssetModel not found"
 
 
 def created_by_sort() -> tuple[str, str]:

@@ -4,8 +4,9 @@ module."""
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("inventory.api.catalogue.urls")),
+    # hardware first: its module also routes literal paths under catalogue prefixes (models/assets)
     path("", include("inventory.api.assets.urls")),
+    path("", include("inventory.api.catalogue.urls")),
     path("", include("inventory.api.stock.urls")),
     path("", include("inventory.api.licenses.urls")),
     path("", include("inventory.api.custom_fields.urls")),
