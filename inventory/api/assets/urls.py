@@ -5,7 +5,7 @@ from django.urls import path, re_path
 
 from assetsvc.api.unavailable import UnavailableFeatureView
 from inventory.api.assets.views import AssetViewSet
-from inventory.api.reports import ActivityReportViewSet
+from inventory.api.reports import ActivityReportViewSet, UserHistoryViewSet
 
 
 def _view(**actions):
@@ -44,5 +44,6 @@ urlpatterns = [
          name="locations-assigned-assets"),
     path("models/assets", _view(get="model_assets"), name="models-assets"),
     path("users/<str:user_pk>/assets", _view(get="user_assets"), name="user-assets"),
+    path("users/<str:pk>/history", UserHistoryViewSet.as_view({"get": "history"}), name="user-history"),
     path("reports/activity", ActivityReportViewSet.as_view({"get": "list"}), name="reports-activity"),
 ]

@@ -16,13 +16,11 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.services import USER_NOT_FOUND
-from activity.models import ActionLog
 from assetsvc.api.exceptions import BadQueryParameter
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.viewsets import SELECTLIST_KEYS, ApiViewSet, SelectListMixin, SortFilter, success, success_envelope
 from assetsvc.registry import hook
-from assetsvc.scoping import limiting_company_id
 from assetsvc.site import get_site_settings
 from companies.querysets import caller_chooses_company
 from inventory import custom_values, labels
@@ -59,7 +57,7 @@ from inventory.api.assets.serializers import (
 )
 from inventory.api.base import LOCATION_NOT_FOUND, MODEL_NOT_FOUND, STATUS_LABEL_NOT_FOUND
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
-from inventory.api.reports import activity_rows
+from inventory.api.reports import history_answer
 from inventory.choices import StatusType
 from inventory.custom_values import lookups as custom_filters
 from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError
@@ -474,11 +472,7 @@ class AssetViewSet(SelectListMixin, AssetBatchMixin, CheckoutActionsMixin, ApiVi
 
     @_doc("hardware_history_list")
     def history(self, request, pk=None):
-        asset = self.get_object()
-        logs = ActionLog.objects.restrict(request.user).for_item("asset", asset.pk).select_related(
-            "created_by", "location").order_by("-created_at", "-id")
-        page = self.paginate_queryset(logs)
-        return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user)))
+        return history_answer(self, "asset", self.get_object().pk)
 
     @extend_schema(
         operation_id="hardware_qr_retrieve",

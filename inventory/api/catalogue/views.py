@@ -27,6 +27,7 @@ from inventory.api.base import (
 from inventory.api.catalogue import filters
 from inventory.api.catalogue import serializers as s
 from inventory.api.catalogue.charts import PIE_CHART_SCHEMA, pie_chart
+from inventory.api.reports import HistoryMixin
 from inventory.choices import CategoryType, StatusType
 from inventory.models import (
     AssetModel,
@@ -197,10 +198,11 @@ class SupplierViewSet(CatalogueViewSet):
 
 
 
-class LocationViewSet(CatalogueViewSet):
+class LocationViewSet(HistoryMixin, CatalogueViewSet):
     """Locations are not company-scoped: Snipe-IT scopes them only with its ``scope_locations_fmcs`` setting, which
     this service does not have (docs/catalogue.md). Their counts of assets and users still are."""
 
+    history_item_type = services.ITEM_TYPES[Location]
     queryset = Location.objects.all()
     unscoped_company_model = True
     serializer_class = s.LocationSerializer
@@ -231,8 +233,9 @@ class LocationViewSet(CatalogueViewSet):
 
 
 
-class AssetModelViewSet(CatalogueViewSet):
+class AssetModelViewSet(HistoryMixin, CatalogueViewSet):
     queryset = AssetModel.objects.all()
+    history_item_type = services.ITEM_TYPES[AssetModel]
     serializer_class = s.AssetModelSerializer
     write_serializer_class = s.AssetModelWriteSerializer
     filterset_class = filters.AssetModelFilterSet
