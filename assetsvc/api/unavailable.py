@@ -4,6 +4,7 @@ a 500. Replace an entry's route with the real view when the feature lands, and d
 
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 
 from assetsvc.api.viewsets import ApiView
@@ -29,7 +30,7 @@ class UnavailableFeatureView(ApiView):
     def refuse(self, request, *args, **kwargs):
         raise ConflictError(FEATURES[self.feature], code="not_available")
 
-    @extend_schema(request=None, responses={200: OpenApiResponse(
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiResponse(
         description="Always the error envelope: the feature is not available on this server yet.")})
     def post(self, request, *args, **kwargs):
         return self.refuse(request)

@@ -109,3 +109,10 @@ def test_unavailable_features_answer_the_envelope(path, feature, token_client, a
     assert token_client.post(path, {}, format="json").status_code == 409
     assert api_client.post(path).status_code == 401
     assert ActionLog.objects.count() == logs
+
+
+def test_the_schemas_examples_say_what_the_routes_answer():
+    from assetsvc.api.examples import RECORDED_ANSWERS
+
+    assert RECORDED_ANSWERS["hardware_labels_create"]["message"] == FEATURES["hardware_labels"]
+    assert RECORDED_ANSWERS["users_two_factor_reset_create"]["message"] == FEATURES["users_two_factor_reset"]
