@@ -9,3 +9,4 @@ class ActionType(models.TextChoices):
     CHECKOUT = "checkout", "checkout"
     CHECKIN = "checkin from", "checkin from"
     AUDIT = "audit", "audit"
+    NOTE_ADDED = "note added", "note added"  # a note on an asset (Snipe-IT's action type; POST notes/{id}/store)

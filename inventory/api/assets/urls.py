@@ -43,6 +43,9 @@ urlpatterns = [
     path("locations/<str:pk>/assigned/assets", _view(get="location_assigned_assets"),
          name="locations-assigned-assets"),
     path("models/assets", _view(get="model_assets"), name="models-assets"),
+    # notes on an asset (Snipe-IT v8: action-log rows of type "note added")
+    path("notes/<str:pk>/store", _view(post="note_store"), name="notes-store"),
+    path("notes/<str:pk>/index", _view(get="note_index"), name="notes-index"),
     path("users/<str:user_pk>/assets", _view(get="user_assets"), name="user-assets"),
     path("users/<str:pk>/history", UserHistoryViewSet.as_view({"get": "history"}), name="user-history"),
     path("reports/activity", ActivityReportViewSet.as_view({"get": "list"}), name="reports-activity"),

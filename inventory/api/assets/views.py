@@ -16,6 +16,8 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.services import USER_NOT_FOUND
+from activity.choices import ActionType
+from activity.models import ActionLog
 from assetsvc.api.exceptions import BadQueryParameter
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
@@ -51,9 +53,11 @@ from inventory.api.assets.serializers import (
     AssetAuditSerializer,
     AssetCheckinSerializer,
     AssetCheckoutSerializer,
+    AssetNoteSerializer,
     AssetTagSerializer,
     AssetUpdateSerializer,
     AssetWriteSerializer,
+    NoteRecordSerializer,
 )
 from inventory.api.base import LOCATION_NOT_FOUND, MODEL_NOT_FOUND, STATUS_LABEL_NOT_FOUND
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
@@ -98,10 +102,10 @@ VERB_ACTIONS = frozenset({"checkout", "checkin", "audit", "bulk_partial_update",
 #: ``select_related`` (Django deep-copies it on every clone: a fifth of a detail read's Python time, issue 13).
 WITHOUT_RELATIONS = VERB_ACTIONS | {"list", "retrieve", "upcoming", "byserial", "user_assets", "qr", "selectlist",
                                    "status_label_assets", "location_assets", "location_assigned_assets",
-                                   "model_assets", "assigned_assets"}
+                                   "model_assets", "assigned_assets", "note_store", "note_index"}
 #: Actions whose lookups also find soft-deleted assets.
 WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets", "qr",
-                "assigned_assets"}
+                "assigned_assets", "note_index"}
 
 
 class AssetViewSet(SelectListMixin, AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
@@ -140,6 +144,8 @@ class AssetViewSet(SelectListMixin, AssetBatchMixin, CheckoutActionsMixin, ApiVi
         "location_assigned_assets": "view",
         "model_assets": "view",
         "assigned_assets": "view",
+        "note_store": "edit",  # Snipe-IT: update on the asset
+        "note_index": "view",
     }
     selectlist_keys = SELECTLIST_KEYS
     selectlist_search_fields = ("name", "asset_tag", "serial", "model__name", "assigned_user__first_name",
@@ -473,6 +479,31 @@ class AssetViewSet(SelectListMixin, AssetBatchMixin, CheckoutActionsMixin, ApiVi
     @_doc("hardware_history_list")
     def history(self, request, pk=None):
         return history_answer(self, "asset", self.get_object().pk)
+
+    @_doc("notes_store_create", request=AssetNoteSerializer, response=success_envelope(NoteRecordSerializer))
+    def note_store(self, request, pk=None):
+        """``POST notes/{id}/store``: add a note to a live asset (an action-log row of type ``note added``, shown in
+        its history too); needs ``assets.edit``, as Snipe-IT's ``update`` on the asset."""
+        asset = self.get_object()
+        if asset.deleted_at is not None:
+            raise self.not_found()
+        serializer = AssetNoteSerializer(data=self.input, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        log = services.asset_note_add(asset=asset, actor=request.user, note=serializer.validated_data["note"])
+        log = ActionLog.objects.select_related("created_by").get(pk=log.pk)
+        return success(NoteRecordSerializer(log, context=self.get_serializer_context()).data, "Note Added")
+
+    @_doc("notes_index_list", response=NoteRecordSerializer(many=True))
+    def note_index(self, request, pk=None):
+        """``GET notes/{id}/index``: the asset's notes, newest first, as a ``{total, rows}`` list; the rows the
+        activity report's rules let the caller see (``ActionLog.restrict``)."""
+        asset = self.get_object()
+        notes = ActionLog.objects.restrict(request.user).filter(
+            item_type="asset", item_id=asset.pk, action_type=ActionType.NOTE_ADDED,
+        ).select_related("created_by").order_by("-created_at", "-id")
+        page = self.paginate_queryset(notes)
+        return self.get_paginated_response(NoteRecordSerializer(page, many=True,
+                                                                context=self.get_serializer_context()).data)
 
     @extend_schema(
         operation_id="hardware_qr_retrieve",
