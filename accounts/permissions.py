@@ -40,13 +40,6 @@ GATE_KEYS = ("import", "reports.view", "self.two_factor", "self.api", "self.edit
 NOT_FROM_ADMIN_KEYS = frozenset({"assets.view.encrypted_custom_fields"})
 ITEM_KEYS = tuple(f"{section}.{verb}" for section, verbs in ITEM_SECTIONS.items() for verb in verbs)
 PRIVILEGED_KEYS = ("superuser", "admin")
-#: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick catalogue items or departments
-#: (reference §7.2); select lists open to these keys besides their own ``<section>.view``.
-SELECTLIST_KEYS = (
-    "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
-    "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
-    "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
-)
 PERMISSION_KEYS: tuple[str, ...] = PRIVILEGED_KEYS + GATE_KEYS + ITEM_KEYS
 PERMISSION_KEY_SET = frozenset(PERMISSION_KEYS)
 ALLOWED_VALUES = (-1, 0, 1)

@@ -11,3 +11,4 @@ class ActionType(models.TextChoices):
     AUDIT = "audit", "audit"
     REQUESTED = "requested", "requested"
     REQUEST_CANCELED = "request canceled", "request canceled"
+    NOTE_ADDED = "note added", "note added"  # a note on an asset (Snipe-IT's action type; POST notes/{id}/store)

@@ -12,7 +12,6 @@ from rest_framework import serializers
 
 from accounts import departments as services
 from accounts.models import Department, User
-from accounts.permissions import SELECTLIST_KEYS
 from assetsvc.api.fields import (
     BRIEF_SCHEMA,
     CompanyBriefField,
@@ -31,7 +30,7 @@ from assetsvc.api.fields import (
 from assetsvc.api.filters import IdFilter
 from assetsvc.api.formats import brief, record_formats
 from assetsvc.api.serializers import ApiSerializer
-from assetsvc.api.viewsets import ResourceViewSet, item_service
+from assetsvc.api.viewsets import SELECTLIST_KEYS, ResourceViewSet, item_service
 from companies.models import Company
 
 #: Locations belong to inventory, a layer above accounts: the foreign key names the model.

@@ -8,6 +8,7 @@ from accounts.api import (
 from accounts.api.departments import DepartmentViewSet
 from accounts.api.groups import GroupViewSet
 from accounts.api.users import UserViewSet
+from assetsvc.api.unavailable import UnavailableFeatureView
 
 router = SimpleRouter()
 router.trailing_slash = "/?"  # trailing slash optional (API-CONTRACT.md §1)
@@ -19,5 +20,7 @@ urlpatterns = [
     path("account/personal-access-tokens", views.PersonalAccessTokenListView.as_view()),
     path("account/personal-access-tokens/<str:token_id>", views.PersonalAccessTokenDetailView.as_view()),
     re_path(r"^users/me/?$", views.CurrentUserView.as_view()),  # before users/{id}
+    path("locations/<str:location_pk>/users", UserViewSet.as_view({"get": "location_users"}), name="locations-users"),
+    re_path(r"^users/two_factor_reset/?$", UnavailableFeatureView.as_view(feature="users_two_factor_reset")),
     *router.urls,
 ]

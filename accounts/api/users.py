@@ -8,23 +8,34 @@ from typing import Any
 import django_filters
 from django.db.models import Exists, OuterRef
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from accounts import services
 from accounts.api.serializers import GroupsField, PermissionsField, UserProfileSerializer
 from accounts.models import Department, User
+from accounts.permissions import has_access
 from assetsvc.api.fields import EmailField, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
 from assetsvc.api.filters import IdFilter, parse_id
 from assetsvc.api.inputs import parse_flag
 from assetsvc.api.serializers import ApiSerializer
-from assetsvc.api.viewsets import ApiViewSet, ResourceSchema, success, success_envelope
+from assetsvc.api.viewsets import (
+    SELECTLIST_KEYS,
+    ApiViewSet,
+    ResourceSchema,
+    SelectListMixin,
+    success,
+    success_envelope,
+)
 from companies.models import Company
 
 #: Locations belong to inventory, a layer above accounts: the user's ``location`` foreign key names the model.
 LOCATION_MODEL = User._meta.get_field("location").related_model
 PERMISSION_ITEM = re.compile(r"^permissions\[([^\]]+)\]$")
+ID = re.compile(r"^[0-9]{1,18}$")
+#: Snipe-IT's words for a location it cannot find (inventory's catalogue answers the same).
+LOCATION_NOT_FOUND = "Location not found"
 
 
 class UserWriteSerializer(ApiSerializer):
@@ -94,7 +105,7 @@ class UserFilterSet(django_filters.FilterSet):
 
 
 
-class UserViewSet(ApiViewSet):
+class UserViewSet(SelectListMixin, ApiViewSet):
     """Users are company-scoped like items (rules 1 to 5): with separation on, a user with a company sees and manages
     only users of that company; super users and users without a company see everyone."""
 
@@ -104,8 +115,11 @@ class UserViewSet(ApiViewSet):
     write_serializer_class = UserWriteSerializer  # request bodies
     schema = ResourceSchema()
     lookup_value_regex = "[^/]+"
-    action_permissions = {"restore": "delete"}
+    action_permissions = {"restore": "delete", "selectlist": None, "location_users": "view"}
     not_found_message = services.USER_NOT_FOUND
+    selectlist_keys = SELECTLIST_KEYS
+    selectlist_search_fields = ("first_name", "last_name", "username", "email", "employee_num")
+    selectlist_ordering = ("last_name", "first_name", "id")
     filterset_class = UserFilterSet
     search_fields = ["first_name", "last_name", "username", "email", "employee_num", "jobtitle", "phone", "notes",
                      "company__name", "location__name", "department__name"]
@@ -122,6 +136,8 @@ class UserViewSet(ApiViewSet):
     }
 
     def get_queryset(self):
+        if self.action == "selectlist":
+            return super().get_queryset().alive()
         queryset = (
             super().get_queryset().with_counts(self.request.user)
             .select_related("company", "location", "department", "created_by").prefetch_related("groups")
@@ -134,6 +150,16 @@ class UserViewSet(ApiViewSet):
                 return queryset.alive()
         return queryset  # single reads also find deleted users (restore, and their deleted_at)
 
+
+    def selectlist_text(self, user: User) -> str:
+        """Snipe-IT's words: ``Last, First (username) - #employee_num``."""
+        text = f"{user.last_name}, " if user.last_name else ""
+        text += user.first_name
+        if user.username:
+            text += f" ({user.username})"
+        if user.employee_num:
+            text += f" - #{user.employee_num}"
+        return text
 
     def _record(self, user: User) -> dict:
         fresh = User.objects.with_counts(self.request.user).select_related(
@@ -160,6 +186,21 @@ class UserViewSet(ApiViewSet):
 
     def retrieve(self, request, pk=None):
         return Response(self.get_serializer(self.get_object()).data)
+
+    @extend_schema(operation_id="locations_users_list", responses={200: UserProfileSerializer(many=True)})
+    def location_users(self, request, location_pk: str):
+        """``GET locations/{id}/users``: the live users whose location is that location, as ``GET /users`` lists them
+        (filters, search, sort, pages, separation). Locations are not scoped (rule 6): an unknown one answers the
+        locations' not-found text. The caller needs ``locations.view`` besides ``users.view``."""
+        pk = str(location_pk).strip()
+        visible = LOCATION_MODEL._default_manager.filter(pk=int(pk)).exists() if ID.match(pk) else False
+        if not visible:
+            raise self.not_found(LOCATION_NOT_FOUND)
+        if not has_access(request.user, "locations.view"):
+            raise exceptions.PermissionDenied()
+        queryset = self.filter_queryset(self.get_queryset().alive().filter(location_id=int(pk)))
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def create(self, request):
         data = self._write_input()

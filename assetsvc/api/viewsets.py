@@ -202,7 +202,65 @@ class ResourceSchema(AutoSchema):
         return super().get_response_serializers()
 
 
-class ResourceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+#: Snipe-IT's ``view.selectlists`` gate: anyone who fills in forms that pick items (reference §7.2).
+SELECTLIST_KEYS = (
+    "assets.create", "assets.edit", "assets.checkout", "assets.checkin", "assets.audit", "licenses.create",
+    "licenses.edit", "components.create", "components.edit", "consumables.create", "consumables.edit",
+    "accessories.create", "accessories.edit", "users.create", "users.edit", "reports.view",
+)
+
+
+class SelectListMixin:
+    """``GET <resource>/selectlist`` (reference §2.1): ``{results: [{id, text, image}], pagination, total_count, page,
+    page_count}``, 50 a page, through ``get_queryset()`` (so scoped like every read). Opened by ``<section>.view`` or
+    one of ``selectlist_keys``. A viewset routed by its own URL conf maps ``selectlist`` before its detail route."""
+
+    #: Besides ``<section>.view``, keys that open the select list (Snipe-IT's ``view.selectlists`` gate).
+    selectlist_keys: ClassVar[tuple[str, ...]] = ()
+    selectlist_search_fields: ClassVar[tuple[str, ...]] = ("name",)
+    selectlist_ordering: ClassVar[tuple[str, ...]] = ("name", "id")
+
+    def check_selectlist_access(self) -> None:
+        user = self.request.user
+        checker = hook("permission_checker")
+        if not any(checker(user, key) for key in (f"{self.permission_section}.view", *self.selectlist_keys)):
+            raise exceptions.PermissionDenied()
+
+    def selectlist_queryset(self) -> QuerySet:
+        return self.get_queryset().order_by(*self.selectlist_ordering)
+
+    def selectlist_text(self, obj) -> str:
+        return obj.name
+
+    def selectlist_answer(self, queryset: QuerySet) -> Response:
+        search = self.request.query_params.get("search")
+        if search and search.strip():
+            queryset = queryset.filter(search_q(search.strip()[:255], self.selectlist_search_fields))
+        try:
+            page = max(1, int(self.request.query_params.get("page") or 1))
+        except (TypeError, ValueError):
+            page = 1
+        page = min(page, 2**31)
+        total = queryset.count()
+        start = (page - 1) * SELECTLIST_PER_PAGE
+        rows = list(queryset[start:start + SELECTLIST_PER_PAGE]) if start < total else []
+        last_page = max(1, math.ceil(total / SELECTLIST_PER_PAGE))
+        return Response({
+            "results": [{"id": obj.pk, "text": self.selectlist_text(obj), "image": None} for obj in rows],
+            "pagination": {"more": page < last_page, "per_page": SELECTLIST_PER_PAGE},
+            "total_count": total,
+            "page": page,
+            "page_count": last_page,
+        })
+
+    @extend_schema(responses={200: SELECTLIST_SCHEMA})
+    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
+    def selectlist(self, request):
+        self.check_selectlist_access()
+        return self.selectlist_answer(self.selectlist_queryset())
+
+
+class ResourceViewSet(SelectListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
     """One viewset shape for every resource, scoped by company or not.
 
     A resource declares: ``queryset`` (its model), ``serializer_class`` (the record, for answers and the schema),
@@ -225,10 +283,6 @@ class ResourceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewS
     with_deleted_actions: ClassVar[frozenset[str]] = frozenset({"restore"})
     #: Actions that read rows without the record's annotations (select lists).
     plain_actions: ClassVar[frozenset[str]] = frozenset({"selectlist"})
-    #: Besides ``<section>.view``, keys that open the select list (Snipe-IT's ``view.selectlists`` gate).
-    selectlist_keys: ClassVar[tuple[str, ...]] = ()
-    selectlist_search_fields: ClassVar[tuple[str, ...]] = ("name",)
-    selectlist_ordering: ClassVar[tuple[str, ...]] = ("name", "id")
     #: Not-found text of a restore (Snipe-IT words it differently from a read).
     restore_not_found_message: ClassVar[str | None] = None
     action_permissions: ClassVar[dict[str, str | None]] = {"selectlist": None, "restore": "delete"}
@@ -325,48 +379,6 @@ class ResourceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewS
             raise self.not_found(self.restore_not_found_message) from exc
         item = self.restore_service(item=item, actor=self.request.user)
         return success(self.record(item), self.messages["restore"])
-
-    # --- select list (reference §2.1) -----------------------------------------------------------------------------
-
-    def check_selectlist_access(self) -> None:
-        user = self.request.user
-        checker = hook("permission_checker")
-        if not any(checker(user, key) for key in (f"{self.permission_section}.view", *self.selectlist_keys)):
-            raise exceptions.PermissionDenied()
-
-    def selectlist_queryset(self) -> QuerySet:
-        return self.get_queryset().order_by(*self.selectlist_ordering)
-
-    def selectlist_text(self, obj) -> str:
-        return obj.name
-
-    def selectlist_answer(self, queryset: QuerySet) -> Response:
-        search = self.request.query_params.get("search")
-        if search and search.strip():
-            queryset = queryset.filter(search_q(search.strip()[:255], self.selectlist_search_fields))
-        try:
-            page = max(1, int(self.request.query_params.get("page") or 1))
-        except (TypeError, ValueError):
-            page = 1
-        page = min(page, 2**31)
-        total = queryset.count()
-        start = (page - 1) * SELECTLIST_PER_PAGE
-        rows = list(queryset[start:start + SELECTLIST_PER_PAGE]) if start < total else []
-        last_page = max(1, math.ceil(total / SELECTLIST_PER_PAGE))
-        return Response({
-            "results": [{"id": obj.pk, "text": self.selectlist_text(obj), "image": None} for obj in rows],
-            "pagination": {"more": page < last_page, "per_page": SELECTLIST_PER_PAGE},
-            "total_count": total,
-            "page": page,
-            "page_count": last_page,
-        })
-
-    @extend_schema(responses={200: SELECTLIST_SCHEMA})
-    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
-    def selectlist(self, request):
-        self.check_selectlist_access()
-        return self.selectlist_answer(self.selectlist_queryset())
-
 
 class ApiView(ApiViewMixin, APIView):
     """Base of single-purpose API views (tokens, profile)."""

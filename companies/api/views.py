@@ -4,7 +4,7 @@ import django_filters
 from rest_framework.response import Response
 
 from assetsvc.api.filters import IdFilter
-from assetsvc.api.viewsets import ApiViewSet, ResourceSchema, success
+from assetsvc.api.viewsets import SELECTLIST_KEYS, ApiViewSet, ResourceSchema, SelectListMixin, success
 from companies import services
 from companies.api.serializers import CompanySerializer, CompanyWriteSerializer
 from companies.counts import COUNT_NAMES
@@ -21,7 +21,7 @@ class CompanyFilterSet(django_filters.FilterSet):
         fields = ["name", "email", "created_by"]
 
 
-class CompanyViewSet(ApiViewSet):
+class CompanyViewSet(SelectListMixin, ApiViewSet):
     """``/companies``: list, read, create, update (PUT and PATCH are both partial) and delete (rule 9).
 
     With separation on, a user with a company sees only their own company (``CompanyQuerySet.restrict``)."""
@@ -33,6 +33,8 @@ class CompanyViewSet(ApiViewSet):
     schema = ResourceSchema()
     lookup_value_regex = "[^/]+"
     not_found_message = services.COMPANY_NOT_FOUND
+    action_permissions = {"selectlist": None}
+    selectlist_keys = SELECTLIST_KEYS
     filterset_class = CompanyFilterSet
     search_fields = ["name", "phone", "fax", "email"]
     sort_fields = {
@@ -42,6 +44,8 @@ class CompanyViewSet(ApiViewSet):
     }
 
     def get_queryset(self):
+        if self.action == "selectlist":
+            return super().get_queryset()
         return super().get_queryset().with_counts().select_related("created_by")
 
 

@@ -10,9 +10,15 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts.permissions import SELECTLIST_KEYS as SELECTLIST_KEYS  # the select-list gate (also /departments)
 from assetsvc.api.fields import IsoUtcField, UserBriefField, may_change_record
 from assetsvc.api.formats import money, record_date
+from assetsvc.api.viewsets import SELECTLIST_KEYS as SELECTLIST_KEYS  # the select-list gate, shared with users
+
+#: Not-found texts of the catalogue records that asset lists hang under (``statuslabels/{id}/assetlist``,
+#: ``locations/{id}/assets``, ``models/assets``), shared by the catalogue and the hardware views.
+STATUS_LABEL_NOT_FOUND = "Statuslabel not found"
+LOCATION_NOT_FOUND = "Location not found"
+MODEL_NOT_FOUND = "AssetModel not found"
 
 
 def created_by_sort() -> tuple[str, str]:

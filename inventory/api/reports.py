@@ -1,19 +1,24 @@
-"""``GET /reports/activity``: the action log (reference §12), scoped by the log row's company. Also builds the rows
-of ``GET /hardware/{id}/history``."""
+"""``GET /reports/activity``: the action log (reference §12), scoped by the log row's company. Also answers the
+history of one item (``GET /hardware/{id}/history`` and the other kinds' ``GET <kind>/{id}/history``:
+:func:`history_answer`, :class:`HistoryMixin`)."""
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
+from typing import Any, ClassVar
 
 from django.apps import apps
 from django.db.models import Q
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.decorators import action
 from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
 
+from accounts.models import User
 from accounts.permissions import has_access
+from accounts.services import USER_NOT_FOUND
 from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.api.fields import visible_reference
@@ -244,3 +249,56 @@ class ActivityReportViewSet(ApiViewSet):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user),
                                                          can_view_keys(request.user)))
+
+
+# --- the history of one item ---------------------------------------------------------------------------------------
+
+HISTORY_RESPONSE = OpenApiResponse(description="{total, rows} of action-log rows (the activity report's rows)")
+
+
+def history_answer(view, item_type: str, item_id: int, show_keys: bool = False) -> Response:
+    """``{total, rows}`` of the action-log rows of one item, newest first, paged as every list: the rows where it is
+    the item or the target, those the caller may see by the activity report's rules (``ActionLog.restrict``: the
+    item's company, or the target's), shown as there (``activity_rows``). The caller checks that the item itself is
+    visible (a missing or hidden item is its kind's not-found answer) and its view permission."""
+    user = view.request.user
+    logs = ActionLog.objects.restrict(user).for_item(item_type, item_id).select_related(
+        "created_by", "location").order_by("-created_at", "-id")
+    page = view.paginate_queryset(logs)
+    return view.get_paginated_response(activity_rows(page, limiting_company_id(user), show_keys))
+
+
+class HistoryMixin:
+    """``GET <kind>/{id}/history`` on a viewset routed by a router: declare ``history_item_type`` (the action log's
+    ``item_type``). The item is found through ``get_object()`` (company separation; soft-deleted items too, as
+    ``hardware/{id}/history``); the action needs ``<section>.view``. ``history_shows_keys`` lets key holders see a
+    license's product key in the rows, as the activity report does."""
+
+    history_item_type: ClassVar[str]
+    history_shows_keys: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.action_permissions = {**getattr(cls, "action_permissions", {}), "history": "view"}
+        if hasattr(cls, "with_deleted_actions"):
+            cls.with_deleted_actions = cls.with_deleted_actions | {"history"}
+        if hasattr(cls, "plain_actions"):
+            cls.plain_actions = cls.plain_actions | {"history"}
+
+    @extend_schema(request=None, responses={200: HISTORY_RESPONSE})
+    @action(detail=True, methods=["get"])
+    def history(self, request, pk=None):
+        item = self.get_object()
+        show_keys = self.history_shows_keys and can_view_keys(request.user)
+        return history_answer(self, self.history_item_type, item.pk, show_keys)
+
+
+class UserHistoryViewSet(HistoryMixin, ApiViewSet):
+    """``GET users/{id}/history``: the rows about a user (as the item, or as the target of checkouts). Served here,
+    not by ``/users`` in ``accounts``: the rows name inventory's items, and ``accounts`` sits below ``inventory``."""
+
+    queryset = User.objects.all()  # deleted users too, as GET users/{id}
+    serializer_class = ActivityQuerySerializer
+    permission_section = "users"
+    not_found_message = USER_NOT_FOUND
+    history_item_type = "user"

@@ -6,8 +6,9 @@ from django.urls import include, path
 from inventory.api import operation_texts  # noqa: F401  (the API docs' texts)
 
 urlpatterns = [
-    path("", include("inventory.api.catalogue.urls")),
+    # hardware first: its module also routes literal paths under catalogue prefixes (models/assets)
     path("", include("inventory.api.assets.urls")),
+    path("", include("inventory.api.catalogue.urls")),
     path("", include("inventory.api.stock.urls")),
     path("", include("inventory.api.licenses.urls")),
     path("", include("inventory.api.custom_fields.urls")),

@@ -515,6 +515,16 @@ def asset_audit(
     return locked, log
 
 
+@transaction.atomic
+def asset_note_add(*, asset: Asset, actor: User, note: str) -> ActionLog:
+    """Add a note to an asset: one ``note added`` action-log row (Snipe-IT's notes are log rows), nothing on the
+    asset changes. The asset is locked so a note never lands on an asset being deleted."""
+    locked = _lock(asset)
+    if locked.is_deleted:
+        raise AssetNotFoundError()
+    return _log(ActionType.NOTE_ADDED, asset=locked, actor=actor, note=note)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # delete / restore
 

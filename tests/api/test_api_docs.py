@@ -149,6 +149,9 @@ UNTYPED_ANSWERS = {
     ("/api/v1/hardware/{id}/checkout", "post"), ("/api/v1/hardware/{id}/history", "get"),
     ("/api/v1/hardware/audit", "post"), ("/api/v1/hardware/bytag/{tag}/{verb}", "post"),
     ("/api/v1/hardware/checkinbytag", "post"), ("/api/v1/reports/activity", "get"),
+    *((f"/api/v1/{kind}/{{id}}/history", "get") for kind in ("accessories", "consumables", "components", "licenses",
+                                                             "users", "locations", "models")),
+    ("/api/v1/hardware/labels", "post"), ("/api/v1/users/two_factor_reset", "post"),
 }
 #: POST operations that take no body.
 NO_BODY = {"restore", "cancel", "{asset_id}"}  # restores; account/request/{asset_id}[/cancel]

@@ -11,7 +11,7 @@ from activity.models import ActionLog
 from companies.api.views import CompanyViewSet
 from companies.models import Company
 from inventory.choices import StatusType
-from tests.api_mixins import CrudAPITests, NameRulesTests, PermissionTests, QueryBudgetTests
+from tests.api_mixins import CrudAPITests, NameRulesTests, PermissionTests, QueryBudgetTests, SelectListTests
 from tests.factories import (
     AssetFactory,
     CompanyFactory,
@@ -30,7 +30,7 @@ NOT_EMPTY = (
 )
 
 
-class TestCompaniesAPI(CrudAPITests, NameRulesTests, PermissionTests, QueryBudgetTests):
+class TestCompaniesAPI(CrudAPITests, NameRulesTests, SelectListTests, PermissionTests, QueryBudgetTests):
     """The shared checks (``tests/api_mixins.py``); the company-specific rules follow below."""
 
     url = "/api/v1/companies"

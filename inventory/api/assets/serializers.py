@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from assetsvc.api.fields import (
     FlexibleBooleanField,
+    IsoUtcField,
     LenientDateTimeField,
     MoneyField,
     ScopedPrimaryKeyRelatedField,
@@ -14,6 +15,7 @@ from assetsvc.api.fields import (
     StrictDateField,
     StrictIntegerField,
     TextField,
+    UserBriefField,
 )
 from assetsvc.api.serializers import ApiSerializer
 from assetsvc.site import get_site_settings
@@ -22,6 +24,9 @@ from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutSeri
 from inventory.choices import StatusType
 from inventory.models import MAX_WARRANTY_MONTHS, AssetModel, Location, StatusLabel, Supplier
 from inventory.services import assets as services
+
+#: The longest note ``POST notes/{id}/store`` takes (Snipe-IT's ``NotesController``).
+NOTE_MAX_LENGTH = 50_000
 
 TAG_REQUIRED = "The asset tag field is required."
 
@@ -165,6 +170,24 @@ class AssetAuditSerializer(ApiSerializer):
     note = TextField(max_length=65535)
     next_audit_date = StrictDateField(required=False, allow_null=True)
     location_id = _fk(Location.objects.all())
+
+
+class AssetNoteSerializer(ApiSerializer):
+    """``POST notes/{id}/store``: the note (Snipe-IT's rule: required, a string, at most 50,000 characters)."""
+
+    note = StrictCharField(max_length=NOTE_MAX_LENGTH)
+
+
+class NoteRecordSerializer(serializers.Serializer):
+    """A note of an asset: its ``note added`` action-log row."""
+
+    id = serializers.IntegerField(read_only=True)
+    created_at = IsoUtcField()
+    note = serializers.CharField(read_only=True)
+    created_by = UserBriefField()
+    item_id = serializers.IntegerField(read_only=True)
+    item_type = serializers.CharField(read_only=True)
+    action_type = serializers.CharField(read_only=True)
 
 
 class AssetTagSerializer(ApiSerializer):

@@ -3,8 +3,9 @@ before routing; tags and serials may contain ``/``, so by-tag and by-serial rout
 
 from django.urls import path, re_path
 
+from assetsvc.api.unavailable import UnavailableFeatureView
 from inventory.api.assets.views import AssetViewSet
-from inventory.api.reports import ActivityReportViewSet
+from inventory.api.reports import ActivityReportViewSet, UserHistoryViewSet
 
 
 def _view(**actions):
@@ -21,7 +22,9 @@ urlpatterns = [
     re_path(r"^hardware/(?P<kind>(?:audit|audits|checkins))/(?P<when>(?:due|overdue|due-or-overdue))$",
             _view(get="upcoming"), name="hardware-upcoming"),
     path("hardware/audit", _view(post="audit_by_tag"), name="hardware-audit-legacy"),
-    # before hardware/<pk>: neither is ever read as an asset id (API-CONTRACT.md §12)
+    # before hardware/<pk>: none is ever read as an asset id (API-CONTRACT.md §12)
+    path("hardware/selectlist", _view(get="selectlist"), name="hardware-selectlist"),
+    path("hardware/labels", UnavailableFeatureView.as_view(feature="hardware_labels"), name="hardware-labels"),
     path("hardware/bulk", _view(patch="bulk_partial_update", put="bulk_update"), name="hardware-bulk"),
     path("hardware/audit/bulk", _view(post="bulk_audit"), name="hardware-audit-bulk"),
     path("hardware/<str:pk>", _view(get="retrieve", patch="partial_update", put="update", delete="destroy"),
@@ -32,6 +35,18 @@ urlpatterns = [
     path("hardware/<str:pk>/restore", _view(post="restore"), name="hardware-restore"),
     path("hardware/<str:pk>/history", _view(get="history"), name="hardware-history"),
     path("hardware/<str:pk>/qr", _view(get="qr"), name="hardware-qr"),
+    path("hardware/<str:pk>/assigned/assets", _view(get="assigned_assets"), name="hardware-assigned-assets"),
+    # asset lists under catalogue records (the record's view key and assets.view); inventory/api/urls.py includes this
+    # module before the catalogue's, so models/assets is never read as a model id
+    path("statuslabels/<str:pk>/assetlist", _view(get="status_label_assets"), name="statuslabels-assetlist"),
+    path("locations/<str:pk>/assets", _view(get="location_assets"), name="locations-assets"),
+    path("locations/<str:pk>/assigned/assets", _view(get="location_assigned_assets"),
+         name="locations-assigned-assets"),
+    path("models/assets", _view(get="model_assets"), name="models-assets"),
+    # notes on an asset (Snipe-IT v8: action-log rows of type "note added")
+    path("notes/<str:pk>/store", _view(post="note_store"), name="notes-store"),
+    path("notes/<str:pk>/index", _view(get="note_index"), name="notes-index"),
     path("users/<str:user_pk>/assets", _view(get="user_assets"), name="user-assets"),
+    path("users/<str:pk>/history", UserHistoryViewSet.as_view({"get": "history"}), name="user-history"),
     path("reports/activity", ActivityReportViewSet.as_view({"get": "list"}), name="reports-activity"),
 ]

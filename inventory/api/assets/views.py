@@ -16,13 +16,14 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.services import USER_NOT_FOUND
+from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.api.exceptions import BadQueryParameter
 from assetsvc.api.formats import iso_date
 from assetsvc.api.inputs import parse_flag
-from assetsvc.api.viewsets import ApiViewSet, SortFilter, success, success_envelope
+from assetsvc.api.viewsets import SELECTLIST_KEYS, ApiViewSet, SelectListMixin, SortFilter, success, success_envelope
 from assetsvc.registry import hook
-from assetsvc.scoping import limiting_company_id
+from assetsvc.site import get_site_settings
 from companies.querysets import caller_chooses_company
 from inventory import custom_values, labels
 from inventory.api.assets.batch import AssetBatchMixin
@@ -52,15 +53,19 @@ from inventory.api.assets.serializers import (
     AssetAuditSerializer,
     AssetCheckinSerializer,
     AssetCheckoutSerializer,
+    AssetNoteSerializer,
     AssetTagSerializer,
     AssetUpdateSerializer,
     AssetWriteSerializer,
+    NoteRecordSerializer,
 )
+from inventory.api.base import LOCATION_NOT_FOUND, MODEL_NOT_FOUND, STATUS_LABEL_NOT_FOUND
 from inventory.api.checkout import TARGET_KEYS, TARGET_TYPE_OF_KEY, CheckoutActionsMixin
-from inventory.api.reports import activity_rows
+from inventory.api.reports import history_answer
+from inventory.choices import StatusType
 from inventory.custom_values import lookups as custom_filters
 from inventory.exceptions import AssetNotAvailableError, AssetNotFoundError
-from inventory.models import Asset, Location
+from inventory.models import Asset, AssetModel, Location, StatusLabel
 from inventory.selectors import assets as selectors
 from inventory.services import assets as services
 from inventory.services import assets_bulk
@@ -95,12 +100,15 @@ VERB_ACTIONS = frozenset({"checkout", "checkin", "audit", "bulk_partial_update",
 #: Actions that never read the 13 relations through the queryset: the lists page ids and load rows by
 #: ``records.asset_rows``, a read checks visibility by id, a verb locks and re-reads. Their queryset has no
 #: ``select_related`` (Django deep-copies it on every clone: a fifth of a detail read's Python time, issue 13).
-WITHOUT_RELATIONS = VERB_ACTIONS | {"list", "retrieve", "upcoming", "byserial", "user_assets", "qr"}
+WITHOUT_RELATIONS = VERB_ACTIONS | {"list", "retrieve", "upcoming", "byserial", "user_assets", "qr", "selectlist",
+                                   "status_label_assets", "location_assets", "location_assigned_assets",
+                                   "model_assets", "assigned_assets", "note_store", "note_index"}
 #: Actions whose lookups also find soft-deleted assets.
-WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets", "qr"}
+WITH_DELETED = {"retrieve", "restore", "history", "list", "upcoming", "byserial", "bytag", "user_assets", "qr",
+                "assigned_assets", "note_index"}
 
 
-class AssetViewSet(AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
+class AssetViewSet(SelectListMixin, AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
     """Every ``/hardware`` route; each URL pattern maps HTTP methods to one of these actions."""
 
     queryset = Asset.objects.all()  # the relations are added by get_queryset, for the actions that read them
@@ -129,7 +137,20 @@ class AssetViewSet(AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
         "bulk_update": "edit",
         "bulk_audit": "audit",
         "bytag_action": None,  # replaced in initial() by bytag_checkout / bytag_checkin
+        "selectlist": None,  # SelectListMixin: assets.view or a select-list key
+        # lists of assets under another record: assets.view, and the record's view key checked by owned_list
+        "status_label_assets": "view",
+        "location_assets": "view",
+        "location_assigned_assets": "view",
+        "model_assets": "view",
+        "assigned_assets": "view",
+        "note_store": "edit",  # Snipe-IT: update on the asset
+        "note_index": "view",
     }
+    selectlist_keys = SELECTLIST_KEYS
+    selectlist_search_fields = ("name", "asset_tag", "serial", "model__name", "assigned_user__first_name",
+                                "assigned_user__last_name", "assigned_user__username")
+    selectlist_ordering = ("name", "asset_tag", "id")
     not_found_message = "Asset does not exist."
     # ``?search=`` is ``selectors.search_assets`` (in filter_queryset): the generic SearchFilter would join twelve
     # tables to every asset; the selector matches related names in their own small tables first.
@@ -277,6 +298,30 @@ class AssetViewSet(AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
             raise self.not_found()
         return asset
 
+    def selectlist_queryset(self):
+        """Live assets whose status is not archived (Snipe-IT's ``NotArchived``); ``assetStatusType=RTD`` keeps the
+        ones ready to deploy; ``companyId`` narrows to one company with separation on (as Snipe-IT)."""
+        queryset = self.get_queryset().alive().exclude(status__type=StatusType.ARCHIVED)
+        params = self.request.query_params
+        if params.get("assetStatusType") == "RTD":
+            queryset = queryset.filter(status__type=StatusType.DEPLOYABLE, assigned_user__isnull=True,
+                                       assigned_asset__isnull=True, assigned_location__isnull=True)
+        company = str(params.get("companyId") or "").strip()
+        if company and get_site_settings().full_multiple_companies_support:
+            queryset = queryset.filter(company_id=int(company)) if _ID.match(company) else queryset.none()
+        return queryset.select_related("model", "status", "assigned_user").order_by(*self.selectlist_ordering)
+
+    def selectlist_text(self, asset: Asset) -> str:
+        """Snipe-IT's words: ``<name> (<tag>) - <model>``, `` → <holder>`` for a user, ``(pending)``."""
+        text = asset.name or ""
+        text += f" ({asset.asset_tag})" if asset.asset_tag else ""
+        text += f" - {asset.model.name}" if asset.model_id else ""
+        if asset.assigned_user is not None:
+            text += f" → {asset.assigned_user.full_name}"
+        if asset.status.type == StatusType.PENDING:
+            text += "(pending)"
+        return text.strip()
+
     def by_tag(self, tag: str, *, message: str | None = None, payload: Any = None) -> Asset:
         asset = self.get_queryset().alive().filter(tag_matches(tag)).first()
         if asset is None:
@@ -322,9 +367,11 @@ class AssetViewSet(AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
 
     # -- reads --------------------------------------------------------------------------------------------------
 
-    def filter_queryset(self, queryset):
-        queryset = selectors.filter_assets(queryset, self.input)
-        queryset = selectors.search_assets(queryset, selectors.search_text(self.input))
+    def filter_queryset(self, queryset, params: dict[str, Any] | None = None):
+        """The hardware list's filters and search (``params``: the request's input unless given), then its sort."""
+        params = self.input if params is None else params
+        queryset = selectors.filter_assets(queryset, params)
+        queryset = selectors.search_assets(queryset, selectors.search_text(params))
         return super().filter_queryset(queryset)
 
     @_doc("hardware_list", response=ASSET_LIST)
@@ -351,6 +398,57 @@ class AssetViewSet(AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
                 raise exceptions.PermissionDenied()
             raise self.not_found(USER_NOT_FOUND)
         return self.list_response(self.filter_queryset(self.get_queryset().alive().filter(assigned_user_id=int(pk))))
+
+    def owned_list(self, owners, pk: Any, *, key: str, message: str, filters: dict[str, Any]) -> Response:
+        """The hardware list of the assets under the record ``pk`` of ``owners`` (scoped when its kind is): the list's
+        ``filters`` (``GET /hardware``'s, so archived assets are hidden as there unless ``status_id`` names their
+        label) over the caller's other parameters (filters, search, sort, pages), company separation through
+        ``get_queryset``. The record must be visible (else ``message``, as a missing id); the caller needs its
+        ``key`` besides ``assets.view``."""
+        pk = str(pk if pk is not None else "").strip()
+        visible = owners.filter(pk=int(pk)).exists() if _ID.match(pk) else False
+        if not visible:
+            raise self.not_found(message)
+        if not hook("permission_checker")(self.request.user, key):
+            raise exceptions.PermissionDenied()
+        params = {**self.input, **{name: value.format(id=int(pk)) for name, value in filters.items()}}
+        return self.list_response(self.filter_queryset(self.get_queryset(), params))
+
+    @_doc("statuslabels_assetlist_list", response=ASSET_LIST)
+    def status_label_assets(self, request, pk: str):
+        """``GET statuslabels/{id}/assetlist``: the assets with that status label (needs ``statuslabels.view``)."""
+        return self.owned_list(StatusLabel.objects.all(), pk, key="statuslabels.view",
+                               message=STATUS_LABEL_NOT_FOUND, filters={"status_id": "{id}"})
+
+    @_doc("locations_assets_list", response=ASSET_LIST)
+    def location_assets(self, request, pk: str):
+        """``GET locations/{id}/assets``: the assets whose current location is that location (Snipe-IT's
+        ``location_id``), checked out or not."""
+        return self.owned_list(Location.objects.all(), pk, key="locations.view",
+                               message=LOCATION_NOT_FOUND, filters={"location_id": "{id}"})
+
+    @_doc("locations_assigned_assets_list", response=ASSET_LIST)
+    def location_assigned_assets(self, request, pk: str):
+        """``GET locations/{id}/assigned/assets``: the assets checked out to that location."""
+        return self.owned_list(Location.objects.all(), pk, key="locations.view",
+                               message=LOCATION_NOT_FOUND,
+                               filters={"assigned_to": "{id}", "assigned_type": "location"})
+
+    @_doc("models_assets_list", response=ASSET_LIST)
+    def model_assets(self, request):
+        """``GET models/assets?model_id={id}``: the assets of one model (Snipe-IT routes this path without an id and
+        fails; docs/decisions.md). ``id`` is accepted for ``model_id``."""
+        pk = self.input.get("model_id", self.input.get("id"))
+        return self.owned_list(AssetModel.objects.all(), pk, key="models.view", message=MODEL_NOT_FOUND,
+                               filters={"model_id": "{id}"})
+
+    @_doc("hardware_assigned_assets_list", response=ASSET_LIST)
+    def assigned_assets(self, request, pk=None):
+        """``GET hardware/{id}/assigned/assets``: the assets checked out to that asset (Snipe-IT answers ``[]``, its
+        "to do"; docs/decisions.md). The asset is found as ``GET hardware/{id}`` finds it."""
+        asset = self.get_object()
+        params = {**self.input, "assigned_to": asset.pk, "assigned_type": "asset"}
+        return self.list_response(self.filter_queryset(self.get_queryset(), params))
 
     @_doc("hardware_retrieve", response=AssetRecordSerializer)
     def retrieve(self, request, pk=None):
@@ -380,11 +478,32 @@ class AssetViewSet(AssetBatchMixin, CheckoutActionsMixin, ApiViewSet):
 
     @_doc("hardware_history_list")
     def history(self, request, pk=None):
+        return history_answer(self, "asset", self.get_object().pk)
+
+    @_doc("notes_store_create", request=AssetNoteSerializer, response=success_envelope(NoteRecordSerializer))
+    def note_store(self, request, pk=None):
+        """``POST notes/{id}/store``: add a note to a live asset (an action-log row of type ``note added``, shown in
+        its history too); needs ``assets.edit``, as Snipe-IT's ``update`` on the asset."""
         asset = self.get_object()
-        logs = ActionLog.objects.restrict(request.user).for_item("asset", asset.pk).select_related(
-            "created_by", "location").order_by("-created_at", "-id")
-        page = self.paginate_queryset(logs)
-        return self.get_paginated_response(activity_rows(page, limiting_company_id(request.user)))
+        if asset.deleted_at is not None:
+            raise self.not_found()
+        serializer = AssetNoteSerializer(data=self.input, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        log = services.asset_note_add(asset=asset, actor=request.user, note=serializer.validated_data["note"])
+        log = ActionLog.objects.select_related("created_by").get(pk=log.pk)
+        return success(NoteRecordSerializer(log, context=self.get_serializer_context()).data, "Note Added")
+
+    @_doc("notes_index_list", response=NoteRecordSerializer(many=True))
+    def note_index(self, request, pk=None):
+        """``GET notes/{id}/index``: the asset's notes, newest first, as a ``{total, rows}`` list; the rows the
+        activity report's rules let the caller see (``ActionLog.restrict``)."""
+        asset = self.get_object()
+        notes = ActionLog.objects.restrict(request.user).filter(
+            item_type="asset", item_id=asset.pk, action_type=ActionType.NOTE_ADDED,
+        ).select_related("created_by").order_by("-created_at", "-id")
+        page = self.paginate_queryset(notes)
+        return self.get_paginated_response(NoteRecordSerializer(page, many=True,
+                                                                context=self.get_serializer_context()).data)
 
     @extend_schema(
         operation_id="hardware_qr_retrieve",

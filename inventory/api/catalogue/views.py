@@ -14,12 +14,21 @@ from django.db.models import BooleanField as BooleanDbField
 from django.db.models import ExpressionWrapper, Prefetch, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from assetsvc.api.viewsets import SELECTLIST_SCHEMA, ResourceViewSet
-from inventory.api.base import SELECTLIST_KEYS, created_by_sort
+from inventory.api.base import (
+    LOCATION_NOT_FOUND,
+    MODEL_NOT_FOUND,
+    SELECTLIST_KEYS,
+    STATUS_LABEL_NOT_FOUND,
+    created_by_sort,
+)
 from inventory.api.catalogue import filters
 from inventory.api.catalogue import serializers as s
-from inventory.choices import CategoryType
+from inventory.api.catalogue.charts import PIE_CHART_SCHEMA, pie_chart
+from inventory.api.reports import HistoryMixin
+from inventory.choices import CategoryType, StatusType
 from inventory.models import (
     AssetModel,
     Category,
@@ -29,8 +38,12 @@ from inventory.models import (
     StatusLabel,
     Supplier,
 )
+from inventory.selectors import charts
 from inventory.selectors.counts import annotate_catalogue_counts
 from inventory.services import catalogue as services
+
+#: ``GET statuslabels/{id}/deployable``: a bare ``1`` or ``0``.
+DEPLOYABLE_SCHEMA = {"type": "integer", "enum": [0, 1]}
 
 
 def in_use(model) -> ExpressionWrapper:
@@ -61,7 +74,7 @@ class StatusLabelViewSet(CatalogueViewSet):
     write_serializer_class = s.StatusLabelWriteSerializer
     filterset_class = filters.StatusLabelFilterSet
     permission_section = "statuslabels"
-    not_found_message = "Statuslabel not found"
+    not_found_message = STATUS_LABEL_NOT_FOUND
     search_fields = ("name", "notes")
     sort_fields: ClassVar[dict[str, Any]] = {
         key: key for key in ("id", "name", "created_at", "assets_count", "color", "notes", "default_label", "type")
@@ -72,6 +85,33 @@ class StatusLabelViewSet(CatalogueViewSet):
     }
 
     selectlist_ordering = ("-default_label", "name", "id")
+    plain_actions = CatalogueViewSet.plain_actions | {"deployable", "assets_by_name", "assets_by_type"}
+    action_permissions: ClassVar[dict[str, str | None]] = {
+        **CatalogueViewSet.action_permissions, "deployable": "view", "assets_by_name": "view",
+        "assets_by_type": "view",
+    }
+
+    @extend_schema(operation_id="statuslabels_deployable_retrieve", responses={200: DEPLOYABLE_SCHEMA})
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def deployable(self, request, pk=None):
+        """``GET statuslabels/{id}/deployable``: Snipe-IT's bare ``1`` when assets with the label may be checked out
+        (a deployable or pending label), else ``0`` (docs/decisions.md)."""
+        label = self.get_object()
+        return Response(1 if label.type in (StatusType.DEPLOYABLE, StatusType.PENDING) else 0)
+
+    @extend_schema(operation_id="statuslabels_assets_name_retrieve", responses={200: PIE_CHART_SCHEMA})
+    @action(detail=False, methods=["get"], url_path="assets/name", pagination_class=None, filter_backends=[])
+    def assets_by_name(self, request):
+        """``GET statuslabels/assets/name``: the caller's live assets per status label, as Snipe-IT's pie chart."""
+        return Response(pie_chart(charts.asset_counts_by_status_label(request.user)))
+
+    @extend_schema(operation_id="statuslabels_assets_type_retrieve", responses={200: PIE_CHART_SCHEMA})
+    @action(detail=False, methods=["get"], url_path="assets/type", pagination_class=None, filter_backends=[])
+    def assets_by_type(self, request):
+        """``GET statuslabels/assets/type``: the caller's live assets per status type (ready to deploy, deployed,
+        archived, pending, undeployable), as Snipe-IT's pie chart."""
+        return Response(pie_chart((label, count, None)
+                                  for label, count in charts.asset_counts_by_status_meta(request.user)))
 
 
 class CategoryViewSet(CatalogueViewSet):
@@ -158,17 +198,18 @@ class SupplierViewSet(CatalogueViewSet):
 
 
 
-class LocationViewSet(CatalogueViewSet):
+class LocationViewSet(HistoryMixin, CatalogueViewSet):
     """Locations are not company-scoped: Snipe-IT scopes them only with its ``scope_locations_fmcs`` setting, which
     this service does not have (docs/catalogue.md). Their counts of assets and users still are."""
 
+    history_item_type = services.ITEM_TYPES[Location]
     queryset = Location.objects.all()
     unscoped_company_model = True
     serializer_class = s.LocationSerializer
     write_serializer_class = s.LocationWriteSerializer
     filterset_class = filters.LocationFilterSet
     permission_section = "locations"
-    not_found_message = "Location not found"
+    not_found_message = LOCATION_NOT_FOUND
     flat_keys = ("parent", "manager", "company")
     search_fields = ("name", "address", "city", "state", "zip", "ldap_ou", "phone", "fax", "notes", "parent__name",
                      "company__name")
@@ -192,13 +233,14 @@ class LocationViewSet(CatalogueViewSet):
 
 
 
-class AssetModelViewSet(CatalogueViewSet):
+class AssetModelViewSet(HistoryMixin, CatalogueViewSet):
     queryset = AssetModel.objects.all()
+    history_item_type = services.ITEM_TYPES[AssetModel]
     serializer_class = s.AssetModelSerializer
     write_serializer_class = s.AssetModelWriteSerializer
     filterset_class = filters.AssetModelFilterSet
     permission_section = "models"
-    not_found_message = "AssetModel not found"
+    not_found_message = MODEL_NOT_FOUND
     soft_deletes = True
     flat_keys = ("category", "manufacturer", "fieldset")
     search_fields = ("name", "model_number", "notes", "category__name", "manufacturer__name")

@@ -24,6 +24,7 @@ from inventory.api.base import created_by_sort
 from inventory.api.checkout import StockViewSet
 from inventory.api.licenses import filters
 from inventory.api.licenses import serializers as s
+from inventory.api.reports import HistoryMixin
 from inventory.models import License, LicenseSeat
 from inventory.services import licenses
 from inventory.services.checkout import resolve_target
@@ -44,11 +45,13 @@ SEARCH_FIELDS = ("name", "notes", "order_number", "purchase_order", "category__n
                  "supplier__name", "company__name")
 
 
-class LicenseViewSet(StockViewSet):
+class LicenseViewSet(HistoryMixin, StockViewSet):
     """A stock kind whose units are seats: rule 7, ``deleted=true`` lists, restore, delete guard and who-holds-what
     come from :class:`StockViewSet`; the seat routes, the free-seat count and the product-key rule are the
     license's own."""
 
+    history_item_type = licenses.LICENSE.item_type
+    history_shows_keys = True  # the key to key holders only, as the activity report
     queryset = License.objects.all()
     kind = licenses.LICENSE
     checkout_kind = licenses.LICENSE

@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 
 from assetsvc.api.viewsets import success_envelope
 from inventory.api.checkout import _ID, ROW_RELATED, STOCK_SORTS, StockViewSet
+from inventory.api.reports import HistoryMixin
 from inventory.api.stock import filters
 from inventory.api.stock import serializers as s
 from inventory.models import (
@@ -31,8 +32,9 @@ from inventory.models import (
 from inventory.services import stock
 
 
-class AccessoryViewSet(StockViewSet):
+class AccessoryViewSet(HistoryMixin, StockViewSet):
     queryset = Accessory.objects.all()
+    history_item_type = stock.ACCESSORY.item_type
     kind = stock.ACCESSORY
     checkout_kind = stock.ACCESSORY
     serializer_class = s.AccessorySerializer
@@ -94,8 +96,9 @@ class AccessoryViewSet(StockViewSet):
         return self.rows_page(rows, s.CheckoutRowSerializer)
 
 
-class ConsumableViewSet(StockViewSet):
+class ConsumableViewSet(HistoryMixin, StockViewSet):
     queryset = Consumable.objects.all()
+    history_item_type = stock.CONSUMABLE.item_type
     kind = stock.CONSUMABLE
     checkout_kind = stock.CONSUMABLE
     serializer_class = s.ConsumableSerializer
@@ -136,8 +139,9 @@ class ConsumableViewSet(StockViewSet):
         return super().user_items(request, user_pk)
 
 
-class ComponentViewSet(StockViewSet):
+class ComponentViewSet(HistoryMixin, StockViewSet):
     queryset = Component.objects.all()
+    history_item_type = stock.COMPONENT.item_type
     kind = stock.COMPONENT
     checkout_kind = stock.COMPONENT
     serializer_class = s.ComponentSerializer

@@ -11,7 +11,14 @@ import pytest
 
 from inventory.api.assets.views import AssetViewSet
 from inventory.models import Asset
-from tests.api_mixins import CheckoutTests, CrudAPITests, PermissionTests, QueryBudgetTests, RestoreTests
+from tests.api_mixins import (
+    CheckoutTests,
+    CrudAPITests,
+    PermissionTests,
+    QueryBudgetTests,
+    RestoreTests,
+    SelectListTests,
+)
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,
@@ -28,7 +35,7 @@ pytestmark = pytest.mark.django_db
 _listed = count()
 
 
-class TestHardwareAPI(CrudAPITests, RestoreTests, CheckoutTests, PermissionTests, QueryBudgetTests):
+class TestHardwareAPI(CrudAPITests, RestoreTests, SelectListTests, CheckoutTests, PermissionTests, QueryBudgetTests):
     url = "/api/v1/hardware"
     viewset = AssetViewSet
     section = "assets"
@@ -59,6 +66,9 @@ class TestHardwareAPI(CrudAPITests, RestoreTests, CheckoutTests, PermissionTests
     checkin_message = "Asset checked in successfully."
     unavailable_message = "That asset is not available for checkout!"
     already_checked_in_message = "That asset is already checked in."
+
+    def selectlist_text(self, obj) -> str:
+        return f"{obj.name} ({obj.asset_tag}) - {obj.model.name}"
 
     def create_payload(self) -> dict[str, Any]:
         return {"asset_tag": "NEW-0001", "name": "Created asset", "model_id": AssetModelFactory().pk,
