@@ -7,6 +7,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 
+from assetsvc.api.operation_docs import OperationText, register_operation_texts
 from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import ConflictError
 
@@ -34,3 +35,11 @@ class UnavailableFeatureView(ApiView):
         description="Always the error envelope: the feature is not available on this server yet.")})
     def post(self, request, *args, **kwargs):
         return self.refuse(request)
+
+
+register_operation_texts({
+    f"{feature}_create": OperationText(
+        f"Not available yet: {feature.replace('_', ' ')}",
+        f"Answers the error envelope: {message}", "Any signed-in user (the answer is the same).")
+    for feature, message in FEATURES.items()
+})

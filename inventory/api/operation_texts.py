@@ -19,6 +19,7 @@ register_tag_descriptions({
     "fields": "Custom fields that assets of a model carry, through the model's fieldset.",
     "fieldsets": "Fieldsets: the ordered custom fields of a model's assets.",
     "reports": "Reports over the activity log.",
+    "notes": "Notes on assets, kept in the asset's history.",
 })
 
 _CHECKIN_QTY = "``checkin_qty`` (default: all of the row's units)"
@@ -96,6 +97,35 @@ register_operation_texts({
         "Cancel my request", "Withdraws the caller's open request for the asset."),
     "account_requests_list": OperationText(
         "My requests", "The caller's open requests, newest first.", "Any signed-in user, for their own requests."),
+    "hardware_assigned_assets_list": OperationText(
+        "Assets checked out to an asset", "The assets checked out to this asset, in the hardware list's shape."),
+    "models_assets_list": OperationText(
+        "Assets of a model", "The assets of the model named by ``model_id``, in the hardware list's shape; needs "
+        "``models.view`` as well."),
+    "locations_assets_list": OperationText(
+        "Assets at a location", "The assets whose current location is this one, in the hardware list's shape; needs "
+        "``locations.view`` as well."),
+    "locations_assigned_assets_list": OperationText(
+        "Assets checked out to a location", "The assets checked out to this location, in the hardware list's "
+        "shape; needs ``locations.view`` as well."),
+    "locations_users_list": OperationText(
+        "Users at a location", "The users whose location is this one, in the users list's shape; needs "
+        "``users.view`` as well."),
+    "statuslabels_assetlist_list": OperationText(
+        "Assets with a status label", "The assets with this status label, in the hardware list's shape; needs "
+        "``assets.view`` as well."),
+    "statuslabels_deployable_retrieve": OperationText(
+        "Is a status label deployable", "A bare ``1`` when assets with this label can be checked out, else ``0``."),
+    "statuslabels_assets_name_retrieve": OperationText(
+        "Asset counts by status label", "The number of assets per status label, as chart data (labels, counts and "
+        "colours); only the assets you may see are counted."),
+    "statuslabels_assets_type_retrieve": OperationText(
+        "Asset counts by status type", "The number of assets per status type (deployable, pending, undeployable, "
+        "archived, deployed), as chart data; only the assets you may see are counted."),
+    "notes_store_create": OperationText(
+        "Add a note to an asset", "Adds ``note`` (required) to the asset's history as a \"note added\" entry."),
+    "notes_index_list": OperationText(
+        "Notes of an asset", "The notes added to the asset, newest first, as ``{total, rows}``."),
     # --- stock kinds ----------------------------------------------------------------------------------------------
     "accessories_checkout_create": OperationText(
         "Check an accessory out",
