@@ -16,6 +16,7 @@ import tests
 from tests.api_mixins import APIResource, SeparationTests
 from tests.inventory.assets import test_api_mixins as hardware
 from tests.inventory.licenses import test_api as licenses
+from tests.inventory.maintenances import test_api as maintenances
 from tests.inventory.stock import test_api_accessories as accessories
 from tests.inventory.stock import test_api_components as components
 from tests.inventory.stock import test_api_consumables as consumables
@@ -27,6 +28,7 @@ SCOPED_RESOURCES: list[type[APIResource]] = [
     consumables.TestConsumablesAPI,
     licenses.TestLicensesAPI,
     components.TestComponentsAPI,
+    maintenances.TestMaintenancesAPI,
 ]
 
 
