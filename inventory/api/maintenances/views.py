@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 
 from activity.models import ActionLog
@@ -67,6 +67,23 @@ MAINTENANCE_SORTS: dict[str, Any] = {
 SEARCH_FIELDS = ("title", "notes", "asset_maintenance_type", "asset__name", "asset__asset_tag", "asset__serial",
                  "asset__model__name", "asset__model__model_number", "asset__status__name", "supplier__name")
 
+#: ``GET maintenances/{id}/history``: action-log rows in the shape of ``GET /reports/activity``.
+HISTORY_SCHEMA = {
+    "type": "object",
+    "description": "``{total, rows}`` of action-log rows, newest first, in the shape of ``GET /reports/activity``.",
+    "properties": {
+        "total": {"type": "integer"},
+        "rows": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "action_type": {"type": "string"},
+            "item": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                                                      "type": {"type": "string"}}},
+            "target": {"type": "object", "nullable": True},
+            "created_by": {"type": "object", "nullable": True},
+            "log_meta": {"type": "object", "nullable": True},
+            "created_at": {"type": "string", "format": "date-time"}}}},
+    },
+}
+
 
 class MaintenanceViewSet(ResourceViewSet):
     queryset = Maintenance.objects.all()
@@ -99,8 +116,7 @@ class MaintenanceViewSet(ResourceViewSet):
     def annotate(self, queryset: QuerySet) -> QuerySet:
         return queryset.select_related(*MAINTENANCE_RELATED)
 
-    @extend_schema(responses={200: OpenApiResponse(description="``{total, rows}`` of action-log rows, newest first, "
-                                                               "in the shape of ``GET /reports/activity``.")})
+    @extend_schema(responses={200: HISTORY_SCHEMA})
     @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request, pk=None):
         """``GET maintenances/{id}/history``: the maintenance's action-log rows (create, updates, delete), newest
