@@ -68,6 +68,8 @@ def test_add_and_edit_go_through_the_services(admin_client, superuser):
     assert obj.completion_date is None and obj.asset_maintenance_time is None
     assert list(ActionLog.objects.filter(item_type="maintenance", item_id=obj.pk).order_by("pk")
                 .values_list("action_type", "action_source")) == [("create", "gui"), ("update", "gui")]
+    history = admin_client.get(f"/admin/inventory/maintenance/{obj.pk}/history/")
+    assert history.status_code == 200 and len(history.context["rows"]) == 2
 
 
 def test_delete_is_soft_and_logged(admin_client):
