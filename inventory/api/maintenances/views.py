@@ -67,6 +67,12 @@ MAINTENANCE_SORTS: dict[str, Any] = {
 SEARCH_FIELDS = ("title", "notes", "asset_maintenance_type", "asset__name", "asset__asset_tag", "asset__serial",
                  "asset__model__name", "asset__model__model_number", "asset__status__name", "supplier__name")
 
+
+def create_maintenance(*, model: type[Maintenance], data: dict[str, Any], actor) -> Maintenance:
+    """``ResourceViewSet.create_service`` (called with the model) over :func:`maintenance_create`."""
+    return maintenances.maintenance_create(data=data, actor=actor)
+
+
 #: ``GET maintenances/{id}/history``: action-log rows in the shape of ``GET /reports/activity``.
 HISTORY_SCHEMA = {
     "type": "object",
@@ -103,8 +109,7 @@ class MaintenanceViewSet(ResourceViewSet):
         "delete": "The asset maintenance was deleted successfully.",
     }
     action_permissions: ClassVar[dict[str, str | None]] = {"history": "view"}
-    create_service = staticmethod(lambda *, model, data, actor: maintenances.maintenance_create(data=data,
-                                                                                                  actor=actor))
+    create_service = staticmethod(create_maintenance)
     update_service = item_service(maintenances.maintenance_update, "maintenance")
     delete_service = item_service(maintenances.maintenance_delete, "maintenance")
     selectlist = None  # Snipe-IT has no maintenance select list
