@@ -100,6 +100,7 @@ class MaintenanceViewSet(ResourceViewSet):
     permission_section = "maintenances"
     not_found_message = maintenances.NOT_FOUND
     soft_deletes = True
+    with_deleted_actions = frozenset({"history"})  # as hardware/{id}/history: a deleted one's log stays readable
     flat_keys = ("asset", "supplier")
     sort_fields = MAINTENANCE_SORTS
     search_fields = SEARCH_FIELDS
@@ -125,7 +126,7 @@ class MaintenanceViewSet(ResourceViewSet):
     @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request, pk=None):
         """``GET maintenances/{id}/history``: the maintenance's action-log rows (create, updates, delete), newest
-        first, as the caller may see them."""
+        first, as the caller may see them; a deleted maintenance's too."""
         maintenance = self.get_object()
         logs = ActionLog.objects.restrict(request.user).for_item(maintenances.ITEM_TYPE, maintenance.pk)
         page = self.paginate_queryset(logs.select_related("created_by", "location").order_by("-created_at", "-id"))

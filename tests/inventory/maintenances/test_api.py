@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from activity.models import ActionLog
-from inventory.api.maintenances.views import MaintenanceViewSet
+from inventory.api.maintenances.views import MAINTENANCE_SORTS, MaintenanceViewSet
 from inventory.models import Maintenance
 from inventory.services.maintenances import ASSET_INVALID, COMPLETION_BEFORE_START, NOT_FOUND
 from tests.api_mixins import MISSING, CrudAPITests, PermissionTests, QueryBudgetTests, error_of, http_errors
@@ -300,6 +300,22 @@ def test_history_lists_the_maintenances_log_rows(token_client, superuser):
     asset_history = token_client.get(f"/api/v1/hardware/{record['asset']['id']}/history").json()
     assert {row["item"]["type"] for row in asset_history["rows"]} == {"maintenance"}
     assert token_client.get(f"{URL}/{MISSING}/history").json()["message"] == NOT_FOUND
+    ok(token_client.delete(path))
+    assert [row["action_type"] for row in token_client.get(f"{path}/history").json()["rows"]] == [
+        "delete", "update", "create new"]
+    assert token_client.get(path).json()["message"] == NOT_FOUND
+
+
+@pytest.mark.parametrize("key", sorted(MAINTENANCE_SORTS))
+def test_every_sort_key(token_client, key):
+    MaintenanceFactory(title="Bravo", cost=2, completion_date=datetime.date.today())
+    MaintenanceFactory(title="Alpha", cost=1, created_by=UserFactory())
+    for order in ("asc", "desc"):
+        body = token_client.get(URL, {"sort": key, "order": order}).json()
+        assert body["total"] == 2 and len(body["rows"]) == 2
+    if key in ("title", "name", "cost"):
+        assert [row["title"] for row in token_client.get(URL, {"sort": key, "order": "asc"}).json()["rows"]] == [
+            "Alpha", "Bravo"]
 
 
 def test_history_of_another_companys_maintenance_is_not_found(make_client, fmcs_on):
