@@ -31,6 +31,8 @@ ITEM_SECTIONS: dict[str, tuple[str, ...]] = {
     "depreciations": ("view", "create", "edit", "delete"),
     "locations": ("view", "create", "edit", "delete"),
     "companies": ("view", "create", "edit", "delete"),
+    # not a Snipe-IT section: it checks asset keys for maintenances, which also grant these (docs/decisions.md)
+    "maintenances": ("view", "create", "edit", "delete"),
 }
 #: Abilities that ``admin`` does not imply (Gate-defined in Snipe-IT).
 GATE_KEYS = ("import", "reports.view", "self.two_factor", "self.api", "self.edit_location", "self.checkout_assets",

@@ -251,6 +251,7 @@ class Fixture:
     consumables: int = 0
     components: int = 0
     licenses: int = 0
+    maintenances: int = 0
     companies: int = 0
     users: int = 0
     departments: int = 0
@@ -391,13 +392,14 @@ def prepare_stock(fx: Fixture) -> None:
 
     from accounts.models import Department, User
     from companies.models import Company
-    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, License
+    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, License, Maintenance
     from inventory.services.stock import ACCESSORY
 
     fx.accessories = Accessory.objects.filter(deleted_at__isnull=True).count()
     fx.consumables = Consumable.objects.filter(deleted_at__isnull=True).count()
     fx.components = Component.objects.filter(deleted_at__isnull=True).count()
     fx.licenses = License.objects.filter(deleted_at__isnull=True).count()
+    fx.maintenances = Maintenance.objects.filter(deleted_at__isnull=True).count()
     fx.companies = Company.objects.count()
     fx.users = User.objects.filter(deleted_at__isnull=True).count()
     fx.departments = Department.objects.count()
@@ -562,6 +564,7 @@ def stock_scenarios(fx: Fixture) -> list[Scenario]:
             Scenario("POST /accessories/{row}/checkin", checkin, action_check),
         ]
     for kind, count in (("consumables", fx.consumables), ("components", fx.components), ("licenses", fx.licenses),
+                        ("maintenances", fx.maintenances),
                         ("companies", fx.companies), ("users", fx.users), ("departments", fx.departments)):
         if count:
             found.append(Scenario(f"GET /{kind}?limit=50 ({count:,} rows)", get(f"/api/v1/{kind}?limit=50"),

@@ -146,6 +146,7 @@ class SeedCounts:
     component_assignments: int = 0
     licenses: int = 0
     license_seats: int = 0
+    maintenances: int = 0  # of random live assets, one in twenty still open
     extra_companies: int = 0  # holding nothing, so the companies list is measured at ``kind_rows``
     extra_users: int = 0  # holding nothing, so the users list is measured at ``kind_rows``
     departments: int = 0  # issue 27: the departments list at ``kind_rows``, 80% of the users in one
@@ -181,6 +182,7 @@ class SeedCounts:
             component_assignments=5 * others,
             licenses=others,
             license_seats=5 * others,
+            maintenances=others,
             extra_companies=max(0, others - 5),
             extra_users=max(0, others - users),
             departments=others,
@@ -342,6 +344,7 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         AssetModel,
         Category,
         Location,
+        Maintenance,
         Manufacturer,
         StatusLabel,
         Supplier,
@@ -353,7 +356,7 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
     start = now - dt.timedelta(days=5 * 365)
     span = (now - start).total_seconds()
     models_with_stamps = (Company, User, Department, Location, Manufacturer, Category, AssetModel, Supplier,
-                          StatusLabel, Asset, ActionLog, *_stock_models())
+                          StatusLabel, Asset, ActionLog, *_stock_models(), Maintenance)
     began = time.perf_counter()
 
     def stamp(fraction: float) -> dt.datetime:
@@ -500,6 +503,9 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         log(f"  {counts.departments:,} departments: {time.perf_counter() - began:.1f}s")
         values = _seed_custom_fields(random.Random(rng_seed + 15), admin, stamp)
         log(f"  {len(CUSTOM_FIELDS)} custom fields, {values:,} values: {time.perf_counter() - began:.1f}s")
+        # Last, with its own random stream, so every row above is drawn as before.
+        _seed_maintenances(random.Random(rng_seed + 28), admin, stamp, supplier_ids, counts.maintenances)
+        log(f"  {counts.maintenances:,} maintenances: {time.perf_counter() - began:.1f}s")
     return counts
 
 
@@ -539,6 +545,35 @@ def _seed_departments(rng: random.Random, admin, stamp, n: int, company_ids: lis
 
 DEPARTMENT_NAMES = ["Finance", "Engineering", "Sales", "Marketing", "Support", "Legal", "Facilities", "Research",
                     "Operations", "People"]
+MAINTENANCE_COLUMNS = ("asset_id", "supplier_id", "asset_maintenance_type", "title", "is_warranty", "start_date",
+                       "completion_date", "asset_maintenance_time", "cost", "notes", "created_by_id", "created_at",
+                       "updated_at")
+MAINTENANCE_TITLES = ["Screen replaced", "Battery swap", "Keyboard repair", "RAM upgrade", "Firmware update",
+                      "Annual PAT test", "Fan cleaned", "Disk replaced", "Hinge repair", "Calibration"]
+
+
+def _seed_maintenances(rng: random.Random, admin, stamp: Callable[[float], dt.datetime], supplier_ids: list[int],
+                       n: int) -> None:
+    """``n`` maintenances of random live assets over the five years; one in twenty started in the last month and
+    is still open (the hardware record's ``in_maintenance``)."""
+    from inventory.models import Asset, Maintenance, MaintenanceType
+
+    if not n:
+        return
+    asset_ids = list(Asset.objects.filter(deleted_at__isnull=True).values_list("id", flat=True))
+    types = list(MaintenanceType.values)
+    with TableWriter(Maintenance, MAINTENANCE_COLUMNS) as writer:
+        for i in progress(range(n), "maintenances"):
+            open_ = rng.random() < 0.05
+            when = stamp(0.99 + rng.random() * 0.01 if open_ else rng.random() * 0.98)
+            days = None if open_ else rng.randint(0, 21)
+            start = when.date()
+            writer.write((
+                rng.choice(asset_ids), rng.choice(supplier_ids) if rng.random() < 0.8 else None, rng.choice(types),
+                f"{rng.choice(MAINTENANCE_TITLES)} {i + 1:05d}", rng.random() < 0.3, start,
+                None if days is None else start + dt.timedelta(days=days), days,
+                Decimal(rng.randint(0, 60_000)) / 100 if rng.random() < 0.7 else None, "", admin.pk, when, when,
+            ))
 
 
 def _custom_value(rng: random.Random, index: int, asset_id: int) -> str:

@@ -82,6 +82,7 @@ class InventoryConfig(AppConfig):
             *(CatalogueReference("inventory.Manufacturer", f"inventory.{kind}", "manufacturer", rows=alive)
               for kind in ("Accessory", "Consumable", "Component", "License")),
             CatalogueReference("inventory.Location", "inventory.AccessoryCheckout", "assigned_location"),
+            CatalogueReference("inventory.Supplier", "inventory.Maintenance", "supplier"),  # deleted ones too
         ):
             register_catalogue_reference(reference)
         register_user_holding(UserHolding(

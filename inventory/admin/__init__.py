@@ -3,4 +3,4 @@ autodiscovers ``inventory.admin``; importing the modules here registers every ad
 registered them. Company separation, the action pages and HISTORY are in ``inventory.admin.base``; the action log's
 own admin is in ``activity.admin``."""
 
-from inventory.admin import assets, catalogue, custom_fields, licenses, requests, stock, users  # noqa: F401
+from inventory.admin import assets, catalogue, custom_fields, licenses, maintenances, requests, stock, users  # noqa: F401

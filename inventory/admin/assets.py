@@ -37,6 +37,7 @@ from inventory.admin.base import (
     report_each,
     shown_target,
 )
+from inventory.admin.maintenances import maintenances_of
 from inventory.admin.transfer import CsvImportExportMixin
 from inventory.models import (
     Asset,
@@ -162,11 +163,15 @@ class AssetAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, 
     search_fields = ["asset_tag", "name", "serial", "order_number"]
     list_select_related = ["model", "status", "company", "location", "assigned_user", "assigned_asset",
                            "assigned_location"]
-    readonly_fields = [*SERVICE_OWNED, "recent_activity"]
+    readonly_fields = [*SERVICE_OWNED, "recent_activity", "maintenances"]
     autocomplete_fields = ["model", "status", "company", "location", "rtd_location", "supplier"]
     actions = ["checkout_selected", "checkin_selected", "audit_selected", "print_labels", "delete_selected_assets",
                "restore_selected", "export_selected_csv", "export_selected_xlsx"]
     bulk_delete_action = "delete_selected_assets"
+
+    @admin.display(description="maintenances")
+    def maintenances(self, obj: Asset) -> SafeString | str:
+        return maintenances_of(obj)
 
     @admin.display(description="assigned to")
     def assigned_target(self, obj: Asset) -> SafeString | str:

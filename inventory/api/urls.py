@@ -1,5 +1,5 @@
-"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, custom fields, each in its own
-module."""
+"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, custom fields, maintenances, each
+in its own module."""
 
 from django.urls import include, path
 
@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("inventory.api.licenses.urls")),
     path("", include("inventory.api.custom_fields.urls")),
     path("", include("inventory.api.requests.urls")),
+    path("", include("inventory.api.maintenances.urls")),
 ]

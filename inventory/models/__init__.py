@@ -30,6 +30,7 @@ from inventory.models.custom_fields import (
 )
 from inventory.models.transfer import ImportFile, ImportJob
 from inventory.models.requests import CheckoutRequest, CheckoutRequestQuerySet
+from inventory.models.maintenances import Maintenance, MaintenanceQuerySet, MaintenanceType, in_maintenance
 
 __all__ = [
     "CheckoutRequest", "CheckoutRequestQuerySet", "ImportFile",
@@ -42,4 +43,5 @@ __all__ = [
     "License", "LicenseSeat", "LicenseSeatQuerySet",
     "COLUMN_BASE_LENGTH", "COLUMN_PREFIX", "AssetFieldValue", "CustomField", "CustomFieldset", "CustomFieldsetField",
     "ImportJob",
+    "Maintenance", "MaintenanceQuerySet", "MaintenanceType", "in_maintenance",
 ]

@@ -17,6 +17,7 @@ from tests.accounts import test_api_departments as departments
 from tests.api_mixins import APIResource, SeparationTests
 from tests.inventory.assets import test_api_mixins as hardware
 from tests.inventory.licenses import test_api as licenses
+from tests.inventory.maintenances import test_api as maintenances
 from tests.inventory.stock import test_api_accessories as accessories
 from tests.inventory.stock import test_api_components as components
 from tests.inventory.stock import test_api_consumables as consumables
@@ -29,6 +30,7 @@ SCOPED_RESOURCES: list[type[APIResource]] = [
     licenses.TestLicensesAPI,
     components.TestComponentsAPI,
     departments.TestDepartmentsAPI,
+    maintenances.TestMaintenancesAPI,
 ]
 
 

@@ -25,7 +25,7 @@ from assetsvc.prepared import CompiledValues, int_sentinels
 from assetsvc.scoping import limiting_company_id
 from inventory import custom_values
 from inventory.choices import StatusType
-from inventory.models import Asset, asset_display_name
+from inventory.models import Asset, Maintenance, asset_display_name, in_maintenance
 from inventory.services.assets import add_months
 
 #: Every relation the record reads (pass to ``select_related``).
@@ -80,7 +80,7 @@ ROW_COLUMNS: tuple[str, ...] = (
     "assigned_asset__name", "assigned_asset__asset_tag", "assigned_asset__model__name", "assigned_asset__company_id",
     "assigned_location__name",
     "created_by_id", "created_by__username", "created_by__first_name", "created_by__last_name",
-    "created_by__company_id", "model__fieldset_id",
+    "created_by__company_id", "model__fieldset_id", "in_maintenance",
 )
 
 
@@ -98,7 +98,8 @@ class AssetRow:
          location_id, location_name, rtd_id, rtd_name,
          user_username, user_first, user_last, user_email, user_employee_num, user_company_id,
          target_name, target_tag, target_model_name, target_company_id, assigned_location_name,
-         creator_id, creator_username, creator_first, creator_last, creator_company_id, self.fieldset_id) = row
+         creator_id, creator_username, creator_first, creator_last, creator_company_id, self.fieldset_id,
+         self.in_maintenance) = row
         self.model = _ref(model_id, name=model_name, model_number=model_number,
                           category=_named(category_id, category_name),
                           manufacturer=_named(manufacturer_id, manufacturer_name))
@@ -126,7 +127,8 @@ class AssetRow:
 #: The rows query of a page, compiled once per page size and process (:mod:`assetsvc.prepared`): its 13 joins cost
 #: more to compile in Python than to run, and the database prepares the statement once per connection.
 PAGE_ROWS = CompiledValues(
-    lambda *ids: Asset.objects.filter(pk__in=ids).order_by().values_list(*ROW_COLUMNS), int_sentinels)
+    lambda *ids: Asset.objects.filter(pk__in=ids).annotate(in_maintenance=in_maintenance()).order_by()
+    .values_list(*ROW_COLUMNS), int_sentinels)
 
 
 def asset_rows(ids: list[int]) -> list[AssetRow]:
@@ -196,6 +198,15 @@ def assigned_to(asset: Asset, limit_company_id: int | None = None) -> dict[str, 
     return None
 
 
+def is_in_maintenance(asset: Any) -> bool:
+    """A maintenance of the asset is in progress: read from the page's rows (:data:`ROW_COLUMNS`, no query per row),
+    asked for a model instance (one query, for the single record of a write)."""
+    known = getattr(asset, "in_maintenance", None)
+    if known is None:
+        known = asset.in_maintenance = Maintenance.objects.in_progress().filter(asset_id=asset.pk).exists()
+    return bool(known)
+
+
 def is_available(asset: Asset) -> bool:
     return not asset.is_deleted and not asset.is_assigned and asset.status.type == StatusType.DEPLOYABLE
 
@@ -254,6 +265,7 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "checkout_counter": asset.checkout_counter,
         "requests_counter": asset.requests_counter,
         "user_can_checkout": is_available(asset),
+        "in_maintenance": is_in_maintenance(asset),
         "book_value": None,
         "custom_fields": custom_values.custom_fields_record(*_custom_of(asset), perms.get("encrypted", False)),
         "available_actions": {
@@ -379,6 +391,9 @@ class AssetRecordSerializer(serializers.Serializer):
     checkout_counter = serializers.IntegerField(read_only=True)
     requests_counter = serializers.IntegerField(read_only=True)
     user_can_checkout = serializers.BooleanField(read_only=True)
+    in_maintenance = serializers.BooleanField(
+        read_only=True, help_text="A maintenance of the asset is in progress: started, not completed, not deleted "
+        "(``GET /maintenances?asset_id=``).")
     book_value = _string(allow_null=True)
     custom_fields = SchemaField(CUSTOM_FIELDS_SCHEMA)
     available_actions = SchemaField(actions_schema("checkout", "checkin", "clone", "restore", "update", "audit",
