@@ -9,3 +9,5 @@ class ActionType(models.TextChoices):
     CHECKOUT = "checkout", "checkout"
     CHECKIN = "checkin from", "checkin from"
     AUDIT = "audit", "audit"
+    UPLOADED = "uploaded", "uploaded"
+    UPLOAD_DELETED = "upload deleted", "upload deleted"
