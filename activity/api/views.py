@@ -22,18 +22,21 @@ from rest_framework.parsers import FormParser
 
 from activity.api.parsers import FileUploadParser
 from activity.api.serializers import StoredFileSerializer
-from activity.files import FileKind, kind_for_api_name
+from activity.files import ALLOWED_TYPES, FileKind, api_names, kind_for_api_name
 from activity.models import StoredFile
 from activity.services import FILE_MESSAGES, stored_file_delete, stored_file_open, stored_file_upload
 from assetsvc.api.parsers import LenientJSONParser
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter, success, success_envelope
 from assetsvc.registry import hook
 
-OBJECT_TYPE = OpenApiParameter("object_type", str, OpenApiParameter.PATH,
+# Views are imported by the URLconf, after every app's ready() filled the registry of kinds.
+OBJECT_TYPE = OpenApiParameter("object_type", str, OpenApiParameter.PATH, enum=api_names() or None,
                                description="The kind of record: assets (or hardware), models, users, accessories, "
                                            "consumables, components, licenses, locations.")
 RECORD_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The record's id.")
 FILE_ID = OpenApiParameter("file_id", int, OpenApiParameter.PATH, description="The file's id.")
+#: Every content type a download may answer (``activity.files.ALLOWED_TYPES``), each documented in the schema.
+SERVED_TYPES = sorted({content_type for _, content_type in ALLOWED_TYPES.values()})
 UPLOAD_BODY = {"multipart/form-data": {"type": "object", "properties": {
     "file[]": {"type": "array", "items": {"type": "string", "format": "binary"},
                "description": "One or more files (``file`` is accepted too)."},
@@ -102,8 +105,10 @@ class StoredFileViewSet(ApiViewSet):
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(parameters=[OBJECT_TYPE, RECORD_ID, FILE_ID], summary="Download one file",
-                   responses={(200, "application/octet-stream"): OpenApiResponse(
-                       OpenApiTypes.BINARY, description="The file, as an attachment under its sanitized name.")})
+                   responses={(200, content_type): OpenApiResponse(
+                       OpenApiTypes.BINARY, description="The file, as an attachment under its sanitized name, with the "
+                                                        "content type decided when it was uploaded.")
+                              for content_type in SERVED_TYPES})
     def download(self, request, *args, **kwargs):
         row = self.stored_file()
         response = FileResponse(stored_file_open(row), as_attachment=True, filename=row.filename,
