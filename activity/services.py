@@ -239,6 +239,20 @@ def stored_file_delete(*, kind: FileKind, record: Any, stored_file: StoredFile,
     transaction.on_commit(lambda: _delete_quietly(storage, storage_name))
 
 
+def stored_files_discard(*, item_type: str, item_id: int) -> int:
+    """Drop every file of a record that is deleted for real (a location): the rows now, the stored bytes once the
+    caller's transaction commits. Soft-deleted records keep their files (a restore brings them back). Answers how
+    many files were dropped."""
+    rows = list(StoredFile.objects.for_record(item_type, item_id).values_list("pk", "storage_name"))
+    if not rows:
+        return 0
+    StoredFile.objects.filter(pk__in=[pk for pk, _ in rows]).delete()
+    storage = files_storage()
+    names = [name for _, name in rows]
+    transaction.on_commit(lambda: [_delete_quietly(storage, name) for name in names])
+    return len(rows)
+
+
 def stored_file_open(stored_file: StoredFile):
     """The stored bytes of ``stored_file``, opened for reading; :class:`NotFoundError` when the storage lost them."""
     try:

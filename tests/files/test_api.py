@@ -432,3 +432,35 @@ def test_the_files_are_not_served_by_any_public_url(client, local_files, token_c
         storages["files"].url(stored.storage_name)
     for path in (f"/media/{stored.storage_name}", f"/files/{stored.storage_name}", f"/static/{stored.storage_name}"):
         assert client.get(path).status_code == 404
+
+
+def test_deleting_a_location_deletes_its_files(token_client, local_files, django_capture_on_commit_callbacks):
+    """Locations are deleted for real: their files go with them (soft-deleted kinds keep theirs for a restore)."""
+    location, asset = LocationFactory(), AssetFactory()
+    upload(token_client, paths("v85", KINDS["locations"], location.pk), pdf())
+    upload(token_client, paths("v85", KINDS["assets"], asset.pk), pdf())
+    with django_capture_on_commit_callbacks(execute=True):
+        assert token_client.delete(f"/api/v1/locations/{location.pk}").json()["status"] == "success"
+    assert list(StoredFile.objects.values_list("item_type", flat=True)) == ["asset"]
+    assert stored_count(local_files) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert token_client.delete(f"/api/v1/hardware/{asset.pk}").json()["status"] == "success"
+    assert StoredFile.objects.count() == 1 and stored_count(local_files) == 1
+    token_client.post(f"/api/v1/hardware/{asset.pk}/restore")
+    assert token_client.get(f"/api/v1/hardware/{asset.pk}/files").json()["total"] == 1
+
+
+def test_the_list_runs_a_constant_number_of_queries(token_client, local_files):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    asset = AssetFactory()
+    route = paths("v85", KINDS["assets"], asset.pk)
+    upload(token_client, route, pdf())
+    with CaptureQueriesContext(connection) as one:
+        assert token_client.get(route.listing).json()["total"] == 1
+    for index in range(10):
+        upload(token_client, route, pdf(f"more-{index}.pdf"), notes=str(index))
+    with CaptureQueriesContext(connection) as many:
+        assert token_client.get(route.listing).json()["total"] == 11
+    assert len(many.captured_queries) == len(one.captured_queries)
