@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -135,7 +136,11 @@ class StoredFileAdmin(ReadOnlyModelAdmin):
                 refused += 1
                 continue
             kind, record = found
-            stored_file_delete(kind=kind, record=record, stored_file=stored, actor=request.user)
+            try:
+                stored_file_delete(kind=kind, record=record, stored_file=stored, actor=request.user)
+            except (PermissionDenied, NotFoundError):  # a user who outranks them; a file deleted meanwhile
+                refused += 1
+                continue
             deleted += 1
         if deleted:
             self.message_user(request, f"{deleted} file(s) deleted.", messages.SUCCESS)

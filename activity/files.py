@@ -51,6 +51,9 @@ class FileKind:
     not_found_message: str
     queryset: Callable[[Any], models.QuerySet]
     company_of: Callable[[Any], int | None] = field(default=lambda record: getattr(record, "company_id", None))
+    #: ``(actor, record) -> None``, raising ``PermissionDenied`` when ``actor`` may not change ``record``'s files
+    #: although they hold the key (a user who outranks the caller: ``accounts.services.ensure_may_manage``).
+    check_write: Callable[[Any, Any], None] | None = None
 
 
 def register_file_kind(kind: FileKind) -> None:

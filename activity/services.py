@@ -200,6 +200,8 @@ def stored_file_upload(*, kind: FileKind, record: Any, uploads: list[Any], actor
         raise _file_refused("no_files")
     checked = [(upload, *stored_file_check(upload)) for upload in uploads]
     record = lock_or_not_found(kind.queryset(actor), record.pk, lambda: NotFoundError(kind.not_found_message))
+    if kind.check_write is not None:
+        kind.check_write(actor, record)
     company_id = kind.company_of(record)
     storage = files_storage()
     written: list[str] = []
@@ -229,6 +231,8 @@ def stored_file_delete(*, kind: FileKind, record: Any, stored_file: StoredFile,
                        actor: AbstractBaseUser | None) -> None:
     """Delete ``stored_file`` of ``record``: the row and an ``upload deleted`` action-log row now, the stored bytes
     once the transaction commits (a rollback keeps both)."""
+    if kind.check_write is not None:
+        kind.check_write(actor, record)
     row = lock_or_not_found(StoredFile.objects.for_record(kind.name, record.pk), stored_file.pk,
                             lambda: NotFoundError(FILE_MESSAGES["not_found"]))
     storage_name = row.storage_name

@@ -464,3 +464,21 @@ def test_the_list_runs_a_constant_number_of_queries(token_client, local_files):
     with CaptureQueriesContext(connection) as many:
         assert token_client.get(route.listing).json()["total"] == 11
     assert len(many.captured_queries) == len(one.captured_queries)
+
+
+def test_files_of_a_user_who_outranks_the_caller_are_not_theirs_to_change(make_client, local_files, superuser,
+                                                                            token_client):
+    """As for any change to a user (GHSA-5448-v74m-7mv7): a ``users.edit`` holder neither adds nor removes files of a
+    user with rights they lack; they still read them."""
+    boss = UserFactory(permissions={"admin": 1})
+    upload(token_client, paths("v85", KINDS["users"], boss.pk), pdf())
+    stored = StoredFile.objects.get()
+    editor = make_client(UserFactory(permissions={"users.view": 1, "users.edit": 1}))
+    logs = ActionLog.objects.count()
+    assert upload(editor, paths("v85", KINDS["users"], boss.pk), pdf("mine.pdf")).status_code == 403
+    assert upload(editor, paths("v81", KINDS["users"], boss.pk), pdf("mine.pdf")).status_code == 403
+    assert editor.delete(f"/api/v1/users/{boss.pk}/files/{stored.pk}").status_code == 403
+    assert StoredFile.objects.count() == 1 and stored_count(local_files) == 1 and ActionLog.objects.count() == logs
+    assert editor.get(f"/api/v1/users/{boss.pk}/files").json()["total"] == 1
+    peer = UserFactory()
+    assert upload(editor, paths("v85", KINDS["users"], peer.pk), pdf("peer.pdf")).json()["status"] == "success"
