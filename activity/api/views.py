@@ -31,6 +31,7 @@ from assetsvc.registry import hook
 
 # Views are imported by the URLconf, after every app's ready() filled the registry of kinds.
 OBJECT_TYPE = OpenApiParameter("object_type", str, OpenApiParameter.PATH, enum=api_names() or None,
+                               pattern=f"^(?:{'|'.join(api_names())})$" if api_names() else None,
                                description="The kind of record: assets (or hardware), models, users, accessories, "
                                            "consumables, components, licenses, locations.")
 RECORD_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The record's id.")
