@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from activity.api.views import StoredFileViewSet
 from activity.models import ActionLog, StoredFile
-from tests.api_mixins import APIResource, error_of
+from tests.api_mixins import APIResource, error_of, http_errors
 from tests.factories import (
     AccessoryFactory,
     AssetFactory,
@@ -336,7 +336,7 @@ def stored_count(root) -> int:
 
 @pytest.mark.parametrize("kind_name", SCOPED)
 def test_another_companys_record_and_its_files_are_not_found(kind_name, fmcs_on, company, other_company, local_files,
-                                                            superuser, make_client,
+                                                            superuser, make_client, settings,
                                                             django_capture_on_commit_callbacks):
     kind = KINDS[kind_name]
     theirs = kind.make(company=other_company)
@@ -359,6 +359,9 @@ def test_another_companys_record_and_its_files_are_not_found(kind_name, fmcs_on,
     assert error_of(upload(mine, paths("v85", kind, theirs.pk), pdf("mine.pdf"))) == kind.not_found
     assert StoredFile.objects.count() == 1 and stored_count(local_files) == 1
     assert ActionLog.objects.count() == logs
+    http_errors(settings)  # API_ERROR_STATUS=http: a real 404, the same for theirs and for a missing record
+    for suffix in ("", f"/{stored.pk}"):
+        assert mine.get(base + suffix).status_code == mine.get(missing + suffix).status_code == 404
     # Their own company still sees and downloads it; a file follows its record.
     own = make_client(UserFactory(company=other_company, permissions=keys))
     assert own.get(base).json()["total"] == 1
