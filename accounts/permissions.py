@@ -158,7 +158,7 @@ ADMIN_SITE_ACTIONS = frozenset({"view", "add", "change", "delete"})
 #: strings: this layer imports no app above it.
 ADMIN_SITE_RIGHTS: dict[str, dict[str, frozenset[str]]] = {
     "inventory": {"*": ADMIN_SITE_ACTIONS},
-    "activity": {"actionlog": frozenset({"view"})},
+    "activity": {"actionlog": frozenset({"view"}), "storedfile": frozenset({"view", "delete"})},
     "accounts": {"user": frozenset({"view"}), "department": ADMIN_SITE_ACTIONS},
 }
 

@@ -12,3 +12,5 @@ class ActionType(models.TextChoices):
     REQUESTED = "requested", "requested"
     REQUEST_CANCELED = "request canceled", "request canceled"
     NOTE_ADDED = "note added", "note added"  # a note on an asset (Snipe-IT's action type; POST notes/{id}/store)
+    UPLOADED = "uploaded", "uploaded"
+    UPLOAD_DELETED = "upload deleted", "upload deleted"

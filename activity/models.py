@@ -81,3 +81,46 @@ class ActionLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action_type} {self.item_type}#{self.item_id}"
+
+
+class StoredFileQuerySet(ScopedQuerySet):
+    """``restrict`` limits by the company recorded at upload (the admin's list); the API scopes by the record
+    instead (its kind's queryset for the caller), so a file follows its record into another company."""
+
+    def for_record(self, item_type: str, item_id: int) -> StoredFileQuerySet:
+        return self.filter(item_type=item_type, item_id=item_id)
+
+
+class StoredFile(models.Model):
+    """A file uploaded to a record of any kind (an invoice on an asset, a contract on a license; issue 27), kept in
+    the ``files`` storage (a local folder, or an S3-compatible bucket) under ``storage_name``, never at a public URL.
+
+    Keyed like the action log: ``item_type`` + ``item_id`` name the record (a kind of ``activity.files``), and
+    ``company`` is the record's company when the file was uploaded. Who may see a file is decided by the record, not
+    by this row: the API and the admin find the record through its kind's queryset for the caller first."""
+
+    item_type = models.CharField(max_length=32)
+    item_id = models.BigIntegerField()
+    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    #: The name shown and downloaded under (sanitized: ``activity.files.clean_filename``).
+    filename = models.CharField(max_length=255)
+    #: Where the bytes are in the ``files`` storage (generated, never derived from the client's name).
+    storage_name = models.CharField(max_length=500, unique=True)
+    #: Decided from the content (``activity.files.checked_type``), never taken from the client.
+    content_type = models.CharField(max_length=127)
+    size = models.BigIntegerField()
+    note = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = StoredFileQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["item_type", "item_id"])]
+
+    def __str__(self) -> str:
+        return self.filename

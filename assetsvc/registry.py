@@ -13,6 +13,7 @@ Keys (who fills them):
 - ``scope_policy``: ``companies`` -- how ``ScopedQuerySet.restrict`` and brief references hide other companies.
 - ``company_counts``: ``accounts``, ``inventory`` -- see ``companies.counts``.
 - ``user_holdings``: ``inventory`` -- see ``accounts.holdings``.
+- ``file_kinds``: ``accounts``, ``inventory`` -- the kinds of record that hold files, see ``activity.files``.
 - ``readiness_checks``: ``notifications`` -- see ``assetsvc.health``.
 """
 

@@ -188,6 +188,38 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+
+# FILES ON RECORDS (issue 27; docs/files.md) ---------------------------------------------------------------------------
+# Uploaded files are private: no URL serves them, only the API (with the record's permission) and the admin. They sit
+# in the "files" storage: a local folder (FILES_DIR), or any S3-compatible bucket through django-storages.
+FILES_STORAGE = os.environ.get("FILES_STORAGE", "local").strip().lower() or "local"
+FILES_DIR = os.environ.get("FILES_DIR", "").strip() or str(BASE_DIR / "var" / "files")
+UPLOAD_MAX_MB = env_int("UPLOAD_MAX_MB", 25, minimum=1)
+if FILES_STORAGE == "local":
+    # A folder without URLs (activity.storage): files are served only through the API and the admin.
+    STORAGES["files"] = {"BACKEND": "activity.storage.PrivateFileSystemStorage",
+                         "OPTIONS": {"location": FILES_DIR, "file_permissions_mode": 0o640,
+                                     "directory_permissions_mode": 0o750}}
+elif FILES_STORAGE == "s3":
+    _bucket = os.environ.get("FILES_S3_BUCKET", "").strip()
+    if not _bucket:
+        raise ImproperlyConfigured("FILES_STORAGE=s3 needs FILES_S3_BUCKET")
+    STORAGES["files"] = {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": {
+        "bucket_name": _bucket,
+        # empty: AWS itself; set it for MinIO, Ceph, Garage, Wasabi, ... (https://minio.internal:9000)
+        "endpoint_url": os.environ.get("FILES_S3_ENDPOINT_URL", "").strip() or None,
+        "region_name": os.environ.get("FILES_S3_REGION", "").strip() or None,
+        # empty: boto3's own chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, a profile, an instance role)
+        "access_key": os.environ.get("FILES_S3_ACCESS_KEY_ID", "").strip() or None,
+        "secret_key": os.environ.get("FILES_S3_SECRET_ACCESS_KEY", "").strip() or None,
+        "location": os.environ.get("FILES_S3_PREFIX", "").strip().strip("/"),
+        "addressing_style": os.environ.get("FILES_S3_ADDRESSING_STYLE", "").strip() or None,
+        "default_acl": "private",
+        "querystring_auth": True,
+        "file_overwrite": False,
+    }}
+else:
+    raise ImproperlyConfigured(f"FILES_STORAGE must be 'local' or 's3', got {FILES_STORAGE!r}")
 WHITENOISE_USE_FINDERS = True
 
 # SECURITY -----------------------------------------------------------------------------------------------------------

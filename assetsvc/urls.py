@@ -8,6 +8,7 @@ from assetsvc import health, home
 from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView
 
 api_v1 = [
+    path("", include("activity.api.urls")),  # files on records: /<kind>/<id>/files (before the kinds' own routes)
     path("", include("accounts.api.urls")),
     path("", include("companies.api.urls")),
     path("", include("inventory.api.urls")),

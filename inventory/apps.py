@@ -118,3 +118,37 @@ class InventoryConfig(AppConfig):
                            "This user still manages :count locations. Please select another manager first."),
             messages_key="managed_locations", code="user_manages_locations", company_field=None,
         ))
+        register_file_kinds()
+
+
+def register_file_kinds() -> None:
+    """The kinds of record that hold files (issue 27; ``activity.files``): Snipe-IT's object types. Each kind's
+    queryset is what the caller may see (company separation, live rows); the API finds the record through it."""
+    from activity.files import FileKind, register_file_kind
+    from inventory.models import Accessory, Asset, AssetModel, Component, Consumable, License, Location
+    from inventory.services.licenses import NOT_FOUND as LICENSE_NOT_FOUND
+
+    def scoped(model):
+        return lambda user: model.objects.restrict(user).filter(deleted_at__isnull=True)
+
+    def no_company(record) -> None:
+        return None
+
+    for kind in (
+        FileKind("asset", "inventory.Asset", ("assets", "hardware"), "assets", "edit", "Asset does not exist.",
+                 scoped(Asset)),
+        FileKind("accessory", "inventory.Accessory", ("accessories",), "accessories", "files",
+                 "Accessory not found", scoped(Accessory)),
+        FileKind("consumable", "inventory.Consumable", ("consumables",), "consumables", "files",
+                 "Consumable not found", scoped(Consumable)),
+        FileKind("component", "inventory.Component", ("components",), "components", "files",
+                 "Component not found", scoped(Component)),
+        FileKind("license", "inventory.License", ("licenses",), "licenses", "files", LICENSE_NOT_FOUND,
+                 scoped(License)),
+        # Models are shared catalogue records; locations are not company-scoped (docs/catalogue.md).
+        FileKind("model", "inventory.AssetModel", ("models",), "models", "edit", "AssetModel not found",
+                 lambda user: AssetModel.objects.filter(deleted_at__isnull=True), no_company),
+        FileKind("location", "inventory.Location", ("locations",), "locations", "edit", "Location not found",
+                 lambda user: Location.objects.all(), no_company),
+    ):
+        register_file_kind(kind)

@@ -22,6 +22,9 @@ ALLOWED_UPWARD = {
     ("companies.Company", "created_by", "accounts.User"),
     ("activity.ActionLog", "company", "companies.Company"),
     ("activity.ActionLog", "target_company", "companies.Company"),
+    # Files on records (issue 27) are keyed like the action log: the uploader and the record's company.
+    ("activity.StoredFile", "created_by", "accounts.User"),
+    ("activity.StoredFile", "company", "companies.Company"),
 }
 
 

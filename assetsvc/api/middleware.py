@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import logging
 import math
+import re
 import time
 
 from django.conf import settings
@@ -34,6 +35,19 @@ API_PREFIX = "/api/"
 
 def is_api_request(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
+
+
+#: A file upload (issue 27: ``POST /api/v1/<kind>/<id>/files``, ``/users/<id>/upload``): its body may be as large as
+#: ``UPLOAD_MAX_MB`` plus room for the multipart framing, even when ``API_MAX_BODY_MB`` is smaller.
+UPLOAD_PATH = re.compile(r"^/api/v1/[a-z-]+/[^/]+/(?:files|upload)/?$")
+
+
+def body_limit_mb(request, api: bool) -> int:
+    if not api:
+        return app_settings.ADMIN_MAX_BODY_MB
+    if request.method == "POST" and UPLOAD_PATH.match(request.path_info):
+        return max(app_settings.API_MAX_BODY_MB, int(getattr(settings, "UPLOAD_MAX_MB", 0)) + 1)
+    return app_settings.API_MAX_BODY_MB
 
 
 def client_ip(request) -> str:
@@ -195,7 +209,8 @@ CHUNK = 64 * 1024
 
 class RequestBodyLimitMiddleware:
     """Limits every request body before anything reads it (issue 25): ``API_MAX_BODY_MB`` under ``/api/`` (the 413
-    error envelope), ``ADMIN_MAX_BODY_MB`` elsewhere (the admin; a plain 413). A ``Content-Length`` above the limit is
+    error envelope; a file upload may reach ``UPLOAD_MAX_MB`` + 1), ``ADMIN_MAX_BODY_MB`` elsewhere (the admin; a
+    plain 413). A ``Content-Length`` above the limit is
     refused without reading a byte. A body without one (``Transfer-Encoding: chunked``, which Django would read as
     empty) is read here up to the limit and refused past it, else handed on as if it had come with its length.
 
@@ -207,7 +222,7 @@ class RequestBodyLimitMiddleware:
 
     def __call__(self, request):
         api = is_api_request(request)
-        limit_mb = app_settings.API_MAX_BODY_MB if api else app_settings.ADMIN_MAX_BODY_MB
+        limit_mb = body_limit_mb(request, api)
         limit = limit_mb * MB
         announced = request.META.get("CONTENT_LENGTH", "")
         if announced.strip():

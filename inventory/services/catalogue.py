@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import User
 from activity.choices import ActionType
 from activity.models import ActionLog
-from activity.services import log_action
+from activity.services import log_action, stored_files_discard
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
 from companies.querysets import may_change_catalogue_record
@@ -258,7 +258,9 @@ def location_delete(*, location: Location, actor: User | None) -> None:
     if is_held(location):
         raise ConflictError(LOCATION_IN_USE, code="in_use")
     _log(action=ActionType.DELETE, item=location, actor=actor)
+    location_id = location.pk
     _hard_delete(location, LOCATION_IN_USE)
+    stored_files_discard(item_type="location", item_id=location_id)  # its files go with it (docs/files.md)
 
 
 @transaction.atomic
