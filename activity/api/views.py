@@ -25,6 +25,7 @@ from activity.api.serializers import StoredFileSerializer
 from activity.files import ALLOWED_TYPES, FileKind, api_names, kind_for_api_name
 from activity.models import StoredFile
 from activity.services import FILE_MESSAGES, stored_file_delete, stored_file_open, stored_file_upload
+from assetsvc.api.operation_docs import OperationText, register_operation_texts, register_tag_descriptions
 from assetsvc.api.parsers import LenientJSONParser
 from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter, success, success_envelope
 from assetsvc.registry import hook
@@ -144,3 +145,38 @@ class StoredFileViewSet(ApiViewSet):
     def remove(self, request, *args, **kwargs):
         stored_file_delete(kind=self.kind, record=self.record, stored_file=self.stored_file(), actor=request.user)
         return success(None, FILE_MESSAGES["deleted"])
+
+
+_FILES_ACCESS = ("Reading needs the record's view permission (``assets.view``, ``users.view``, ...); uploading and "
+                 "deleting need ``<kind>.files`` for accessories, consumables, components and licenses and "
+                 "``<kind>.edit`` for assets, models, users and locations. Another company's record answers "
+                 "\"not found\", as a missing one.")
+_KINDS = ("``object_type`` is ``assets`` (or ``hardware``), ``models``, ``users``, ``accessories``, ``consumables``, "
+          "``components``, ``licenses`` or ``locations``.")
+_DOWNLOAD = OperationText("Download a file", "The file's bytes, always as an attachment under its stored name. "
+                          + _KINDS, _FILES_ACCESS, ("files",))
+_DELETE = OperationText("Delete a file", "Deletes the file from the record and from storage; the record's history "
+                        "keeps an \"upload deleted\" entry. " + _KINDS, _FILES_ACCESS, ("files",))
+_UPLOAD = OperationText(
+    "Upload files to a record",
+    "Multipart ``file`` (or ``file[]``, several), with optional ``notes``. Each file is checked: at most "
+    "``UPLOAD_MAX_MB`` megabytes, a type allowed by its content (images, PDF, office documents, text, archives) "
+    "matching its extension, a plain name. If any file is refused, nothing is stored. " + _KINDS,
+    _FILES_ACCESS, ("files",))
+register_tag_descriptions({"files": "Files attached to records (invoices, photos, manuals): upload, list, download "
+                                    "and delete, on assets, models, users, accessories, consumables, components, "
+                                    "licenses and locations."})
+register_operation_texts({
+    "files_list": OperationText("List a record's files", "A page of the files on the record, newest first, with "
+                                "name, size, type, notes and who uploaded them. " + _KINDS, _FILES_ACCESS,
+                                ("files",)),
+    "files_create": _UPLOAD, "upload_create": OperationText(
+        "Upload files to a record (older path)", "The same as ``POST /{object_type}/{id}/files``.", _FILES_ACCESS,
+        ("files",)),
+    "files_retrieve": _DOWNLOAD, "file_retrieve": OperationText(
+        "Download a file (older path)", "The same as ``GET /{object_type}/{id}/files/{file_id}``.", _FILES_ACCESS,
+        ("files",)),
+    "files_destroy": _DELETE, "files_delete_create": _DELETE, "files_delete_destroy": _DELETE,
+    "file_destroy": OperationText("Delete a file (older path)", "The same as "
+                                  "``DELETE /{object_type}/{id}/files/{file_id}``.", _FILES_ACCESS, ("files",)),
+})

@@ -36,6 +36,8 @@ class OperationText:
     description: str = ""
     #: Who may call it, when the view's permission key does not say it (super users only, the caller's own data).
     access: str = ""
+    #: The tags to group it under, when its path does not name the resource (``/{object_type}/{id}/files``).
+    tags: tuple[str, ...] = ()
 
 
 _TEXTS: dict[str, OperationText] = {}
@@ -212,6 +214,8 @@ def describe_operations(result: dict[str, Any], generator: Any, request: Any, pu
                 continue
             key = _required_key(view_class, initkwargs, action, method) if view_class else None
             operation["summary"] = text.summary
+            if text.tags:
+                operation["tags"] = list(text.tags)
             operation["description"] = "\n\n".join(part for part in (
                 text.description, _access_sentence(view_class, key, text),
                 _errors_sentence(path, method, operation.get("responses", {}))) if part)

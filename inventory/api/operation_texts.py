@@ -20,6 +20,7 @@ register_tag_descriptions({
     "fieldsets": "Fieldsets: the ordered custom fields of a model's assets.",
     "reports": "Reports over the activity log.",
     "notes": "Notes on assets, kept in the asset's history.",
+    "maintenances": "Maintenances of assets: repairs, upgrades, tests and support, with supplier, dates and cost.",
 })
 
 _CHECKIN_QTY = "``checkin_qty`` (default: all of the row's units)"
