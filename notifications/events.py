@@ -152,6 +152,15 @@ EVENTS: dict[str, EventType] = {
         for kind in ("asset", "accessory", "consumable", "component", "license")
         for action, done in signals.LIFECYCLE_ACTIONS.items()
     ]
+    + [
+        # Checkout requests (issue 27), off by default: the actor is the employee who asks.
+        EventType("asset.requested", signals.asset_requested,
+                  "Asset {asset_tag} ({asset_name}) was requested by {admin_name}",
+                  _asset_values, "asset request", default=False),
+        EventType("asset.request_canceled", signals.asset_request_canceled,
+                  "The request for asset {asset_tag} ({asset_name}) was canceled by {admin_name}",
+                  _asset_values, "asset request canceled", default=False),
+    ]
 }
 
 
