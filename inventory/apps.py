@@ -36,6 +36,10 @@ class InventoryConfig(AppConfig):
                                  ("Manufacturer", "model__manufacturer"), ("Supplier", "supplier"),
                                  ("Location", "location"), ("AssetModel", "model")):
             register_catalogue_count(CatalogueCount(f"inventory.{catalogue}", "assets_count", "inventory.Asset", field))
+        register_catalogue_count(CatalogueCount("inventory.Depreciation", "assets_count", "inventory.Asset",
+                                                "model__depreciation"))
+        register_catalogue_count(CatalogueCount("inventory.Depreciation", "models_count", "inventory.AssetModel",
+                                                "depreciation"))
         register_catalogue_count(CatalogueCount("inventory.Location", "rtd_assets_count", "inventory.Asset",
                                                 "rtd_location"))
         register_catalogue_count(CatalogueCount("inventory.Location", "assigned_assets_count", "inventory.Asset",
@@ -72,6 +76,7 @@ class InventoryConfig(AppConfig):
             CatalogueReference("inventory.Location", "inventory.Location", "parent"),
             CatalogueReference("inventory.Location", "accounts.User", "location", rows=alive),
             CatalogueReference("inventory.AssetModel", "inventory.Asset", "model", rows=alive),
+            CatalogueReference("inventory.Depreciation", "inventory.AssetModel", "depreciation"),
             # Accessories and consumables hold their category, supplier and location (deleted for real, so even a
             # soft-deleted item holds them) and, while live, their manufacturer; units out hold a location.
             *(CatalogueReference(f"inventory.{catalogue}", f"inventory.{kind}", field)

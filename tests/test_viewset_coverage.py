@@ -34,6 +34,8 @@ EXEMPT: dict[str, str] = {
     "caller's own files): tests/inventory/transfer/test_api_imports.py",
     "inventory.transfer.api.ImportDetailView": "one CSV upload: tests/inventory/transfer/test_api_imports.py",
     "inventory.transfer.api.ImportProcessView": "runs the importer: tests/inventory/transfer/test_api_imports.py",
+    "inventory.api.reports.DepreciationReportView": "a report, not a resource: "
+    "tests/inventory/depreciations/test_api.py (permission, separation, JSON and CSV)",
     "assetsvc.api.views.SchemaView": "the OpenAPI document, not a resource: tests/api/test_openapi.py",
     "assetsvc.api.views.EndpointNotFoundView": "the 404 envelope of unknown paths: tests/api/test_envelope.py",
     "assetsvc.api.unavailable.UnavailableFeatureView": "Snipe-IT routes not served yet (hardware/labels, "

@@ -17,6 +17,7 @@ from inventory.api.catalogue import serializers as catalogue_serializers
 from inventory.models import (
     AssetModel,
     Category,
+    Depreciation,
     Location,
     Manufacturer,
     StatusLabel,
@@ -107,6 +108,12 @@ class ManufacturerAdmin(SoftDeletedCatalogueAdmin):
 class SupplierAdmin(CatalogueAdmin):
     form = api_form(Supplier, catalogue_serializers.SupplierWriteSerializer)
     list_display = ["name", "contact", "email"]
+
+
+@admin.register(Depreciation)
+class DepreciationAdmin(CatalogueAdmin):
+    form = api_form(Depreciation, catalogue_serializers.DepreciationWriteSerializer)
+    list_display = ["name", "months", "depreciation_min", "depreciation_type"]
 
 
 @admin.register(Location)

@@ -18,7 +18,8 @@ register_tag_descriptions({
     "locations": "Locations, nested through a parent; where assets are, and where they return to.",
     "fields": "Custom fields that assets of a model carry, through the model's fieldset.",
     "fieldsets": "Fieldsets: the ordered custom fields of a model's assets.",
-    "reports": "Reports over the activity log.",
+    "reports": "Reports: the activity log, and the depreciation of assets.",
+    "depreciations": "Depreciations: how the assets of a model lose value, for their book value.",
     "notes": "Notes on assets, kept in the asset's history.",
     "maintenances": "Maintenances of assets: repairs, upgrades, tests and support, with supplier, dates and cost.",
 })
@@ -127,6 +128,12 @@ register_operation_texts({
         "Add a note to an asset", "Adds ``note`` (required) to the asset's history as a \"note added\" entry."),
     "notes_index_list": OperationText(
         "Notes of an asset", "The notes added to the asset, newest first, as ``{total, rows}``."),
+    "reports_depreciation_list": OperationText(
+        "Depreciation report",
+        "The assets whose model has a depreciation: cost, book value today, how much they lost, the monthly "
+        "depreciation, the date they are fully depreciated (``eol_date``) and the whole months left. ``format=csv`` "
+        "(or ``Accept: text/csv``) answers every row as a CSV file instead of a page.",
+        "Needs ``reports.view`` (or ``admin``). With company separation on, only your company's assets."),
     # --- stock kinds ----------------------------------------------------------------------------------------------
     "accessories_checkout_create": OperationText(
         "Check an accessory out",

@@ -4,15 +4,20 @@ history of one item (``GET /hardware/{id}/history`` and the other kinds' ``GET <
 
 from __future__ import annotations
 
+import csv
 import re
 from collections import defaultdict
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.apps import apps
 from django.db.models import Q
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.http import StreamingHttpResponse
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import action
+from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
@@ -22,9 +27,11 @@ from accounts.services import USER_NOT_FOUND
 from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.api.fields import visible_reference
-from assetsvc.api.formats import brief, record_formats
-from assetsvc.api.viewsets import ApiViewSet, SearchFilter, SortFilter
+from assetsvc.api.formats import brief, money, record_date, record_formats
+from assetsvc.api.viewsets import ApiViewMixin, ApiViewSet, SearchFilter, SortFilter
 from assetsvc.scoping import hidden_company, limiting_company_id
+from inventory.models import Asset
+from inventory.selectors.depreciation import book_value, end_of_life, floor_value, months_between
 from inventory.services.licenses import HIDDEN_KEY, LICENSE, can_view_keys
 
 #: ``item_type`` / ``target_type`` value → (app label, model name) used to resolve names.
@@ -302,3 +309,107 @@ class UserHistoryViewSet(HistoryMixin, ApiViewSet):
     permission_section = "users"
     not_found_message = USER_NOT_FOUND
     history_item_type = "user"
+
+
+# --- the depreciation report ---------------------------------------------------------------------------------------
+
+DEPRECIATION_COLUMNS = ("id", "asset_tag", "name", "serial", "model", "depreciation", "months", "company",
+                        "location", "purchase_date", "purchase_cost", "book_value", "depreciated_by",
+                        "monthly_depreciation", "eol_date", "months_left")
+
+
+def depreciation_row(asset, today) -> dict[str, Any]:
+    """One asset of the depreciation report: its cost, its book value today, what it lost, by how much a month,
+    when it is fully depreciated and how many whole months are left."""
+    depreciation = asset.model.depreciation
+    cost = asset.purchase_cost
+    value = book_value(cost=cost, purchase_date=asset.purchase_date, months=depreciation.months,
+                       depreciation_min=depreciation.depreciation_min,
+                       depreciation_type=depreciation.depreciation_type, today=today)
+    eol = end_of_life(asset.purchase_date, depreciation.months)
+    floor = floor_value(Decimal(cost), depreciation.depreciation_min, depreciation.depreciation_type) \
+        if cost is not None else None
+    monthly = ((Decimal(cost) - floor) / depreciation.months).quantize(Decimal("0.01")) \
+        if cost is not None and depreciation.months else None
+    return {
+        "id": asset.pk, "asset_tag": asset.asset_tag, "name": asset.name or None, "serial": asset.serial or None,
+        "model": {"id": asset.model_id, "name": asset.model.name},
+        "depreciation": {"id": depreciation.pk, "name": depreciation.name, "months": depreciation.months},
+        "months": depreciation.months,
+        "company": {"id": asset.company_id, "name": asset.company.name} if asset.company_id else None,
+        "location": {"id": asset.location_id, "name": asset.location.name} if asset.location_id else None,
+        "purchase_date": record_date(asset.purchase_date), "purchase_cost": money(cost),
+        "book_value": money(value),
+        "depreciated_by": money(Decimal(cost) - value) if cost is not None and value is not None else None,
+        "monthly_depreciation": money(monthly), "eol_date": record_date(eol),
+        "months_left": (months_between(today, eol) if eol and eol > today else 0) if eol else None,
+    }
+
+
+def _cell(value: Any) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (a tag or name starting with ``=``, ``+``, ``-``, ``@``)."""
+    text = str(value)
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _flat(value: Any) -> Any:
+    if isinstance(value, dict):
+        return value.get("name", value.get("date", ""))
+    return "" if value is None else value
+
+
+class CanViewReports(CanViewActivity):
+    """Snipe-IT's reports gate: ``reports.view`` (or ``admin``)."""
+
+
+class DepreciationReportView(ApiViewMixin, GenericAPIView):
+    """``GET reports/depreciation``: the assets whose model depreciates, with cost, book value and end of life;
+    ``?format=csv`` (or ``Accept: text/csv``) answers every row as a CSV file instead of a page. A report, not a
+    resource: listed, searched, sorted and paged as every list, and limited to the assets the caller may see."""
+
+    queryset = Asset.objects.filter(deleted_at__isnull=True, model__depreciation__isnull=False)
+    permission_section = None  # checked by CanViewReports
+    permission_classes = [CanViewReports]
+    filter_backends = [SearchFilter, SortFilter]
+    search_fields = ["asset_tag", "name", "serial", "model__name", "model__depreciation__name"]
+    sort_fields = {key: key for key in ("id", "asset_tag", "name", "serial", "purchase_date", "purchase_cost",
+                                        "created_at")} | {"model": "model__name",
+                                                          "depreciation": "model__depreciation__name"}
+    default_sort = "id"
+    default_order = "asc"
+
+    def get_queryset(self):
+        return (super().get_queryset().restrict(self.request.user)
+                .select_related("model", "model__depreciation", "company", "location"))
+
+    def wants_csv(self) -> bool:
+        return (str(self.request.query_params.get("format", "")).lower() == "csv"
+                or "text/csv" in self.request.headers.get("Accept", ""))
+
+    @extend_schema(operation_id="reports_depreciation_list", responses={200: inline_serializer(
+        "DepreciationReport", {"total": serializers.IntegerField(),
+                               "rows": serializers.ListField(child=serializers.DictField())})})
+    def get(self, request):
+        today = timezone.localdate()
+        queryset = self.filter_queryset(self.get_queryset())
+        if self.wants_csv():
+            return self.csv_answer(queryset, today)
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response([depreciation_row(asset, today) for asset in page])
+
+    def csv_answer(self, queryset, today) -> StreamingHttpResponse:
+        class Echo:
+            def write(self, value):
+                return value
+
+        writer = csv.writer(Echo())
+
+        def lines():
+            yield writer.writerow(DEPRECIATION_COLUMNS)
+            for asset in queryset.iterator(chunk_size=2000):
+                row = depreciation_row(asset, today)
+                yield writer.writerow([_cell(_flat(row[key])) for key in DEPRECIATION_COLUMNS])
+
+        response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="depreciation-{today.isoformat()}.csv"'
+        return response

@@ -4,7 +4,15 @@ imported in the order the one ``models.py`` defined them."""
 # ruff: noqa: I001  (the import order is the order the models are defined in, as it was in one models.py)
 
 from inventory.models.base import MAX_PURCHASE_COST, MAX_WARRANTY_MONTHS, USER_MODEL, AssignmentRow, TimestampedModel
-from inventory.models.catalogue import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models.catalogue import (
+    AssetModel,
+    Category,
+    Depreciation,
+    Location,
+    Manufacturer,
+    StatusLabel,
+    Supplier,
+)
 from inventory.models.assets import Asset, AssetQuerySet, asset_display_name, target_type_of
 from inventory.models.stock import (
     Accessory,
@@ -35,7 +43,7 @@ from inventory.models.maintenances import Maintenance, MaintenanceQuerySet, Main
 __all__ = [
     "CheckoutRequest", "CheckoutRequestQuerySet", "ImportFile",
     "MAX_PURCHASE_COST", "MAX_WARRANTY_MONTHS", "USER_MODEL", "AssignmentRow", "TimestampedModel",
-    "AssetModel", "Category", "Location", "Manufacturer", "StatusLabel", "Supplier",
+    "AssetModel", "Category", "Depreciation", "Location", "Manufacturer", "StatusLabel", "Supplier",
     "Asset", "AssetQuerySet", "asset_display_name", "target_type_of",
     "Accessory", "AccessoryCheckout", "AccessoryCheckoutQuerySet", "Component", "ComponentAssignment",
     "ComponentAssignmentQuerySet", "Consumable", "ConsumableAssignment", "ConsumableAssignmentQuerySet", "StockItem",

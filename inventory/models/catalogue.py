@@ -128,6 +128,27 @@ class Location(TimestampedModel):
         return self.name
 
 
+class Depreciation(TimestampedModel):
+    """How an asset model's assets lose value: straight down over ``months`` from their purchase to a floor
+    (``depreciation_min``, an amount or a percent of the cost). Snipe-IT's ``depreciations``."""
+
+    class Type(models.TextChoices):
+        AMOUNT = "amount", "amount"
+        PERCENT = "percent", "percent"
+
+    name = models.CharField(max_length=255)
+    months = models.PositiveIntegerField()
+    depreciation_min = models.DecimalField(max_digits=13, decimal_places=2, default=0)
+    depreciation_type = models.CharField(max_length=10, choices=Type.choices, default=Type.AMOUNT)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="depreciation_name_ci_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class AssetModel(TimestampedModel):
     """A make and model of hardware (e.g. "MacBook Pro 14"); every asset is one of these."""
 
@@ -140,6 +161,9 @@ class AssetModel(TimestampedModel):
     eol = models.PositiveIntegerField(null=True, blank=True, help_text="End of life, in months")
     requestable = models.BooleanField(default=False)
     notes = models.TextField(blank=True, default="")
+    #: How its assets lose value (their book value); a depreciation in use cannot be deleted.
+    depreciation = models.ForeignKey(Depreciation, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="models")
     #: The custom fields its assets carry (docs/custom-fields.md); a fieldset in use cannot be deleted.
     fieldset = models.ForeignKey("CustomFieldset", null=True, blank=True, on_delete=models.PROTECT,
                                  related_name="models")

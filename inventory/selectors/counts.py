@@ -33,6 +33,7 @@ CATALOGUE_COUNT_NAMES: dict[str, tuple[str, ...]] = {
     "inventory.Location": ("assets_count", "rtd_assets_count", "assigned_assets_count", "users_count",
                            "accessories_count", "assigned_accessories_count"),
     "inventory.AssetModel": ("assets_count",),
+    "inventory.Depreciation": ("assets_count", "models_count", "licenses_count"),
 }
 
 

@@ -25,7 +25,16 @@ from activity.services import log_action, stored_files_discard
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
 from companies.querysets import may_change_catalogue_record
-from inventory.models import Asset, AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models import (
+    Asset,
+    AssetModel,
+    Category,
+    Depreciation,
+    Location,
+    Manufacturer,
+    StatusLabel,
+    Supplier,
+)
 from inventory.selectors.counts import holders_by_kind, holders_of, is_held
 
 #: ``action_logs.item_type`` of each catalogue model (Snipe-IT's ``itemType()``: camel-case class name, "model").
@@ -36,6 +45,7 @@ ITEM_TYPES: dict[type[models.Model], str] = {
     Supplier: "supplier",
     Location: "location",
     AssetModel: "model",
+    Depreciation: "depreciation",
 }
 
 #: The validation message of a duplicate name, per model (reference §2.3, Snipe-IT's rules).
@@ -46,6 +56,7 @@ UNIQUE_MESSAGES: dict[type[models.Model], dict[str, list[str]]] = {
     Supplier: {"name": ["The name must be unique."]},
     Location: {"name": ["The name must be unique."]},
     AssetModel: {"name": ["The name must be unique across models and model number. "]},
+    Depreciation: {"name": ["The name has already been taken."]},
 }
 
 STATUS_LABEL_IN_USE = ("This Status Label is currently associated with at least one Asset and cannot be deleted. "
@@ -72,7 +83,10 @@ NOT_FOUND_MESSAGES: dict[type[models.Model], str] = {
     Supplier: "Supplier not found",
     Location: "Location not found",
     AssetModel: "AssetModel not found",
+    Depreciation: "Depreciation class does not exist.",
 }
+DEPRECIATION_IN_USE = ("This depreciation is currently associated with one or more models and cannot be deleted. "
+                       "Please delete the models, and then try deleting again. ")
 CIRCULAR_PARENT = "The parent id must not create a circular reference."
 #: The reason of the 403 (the API answers ``Insufficient permissions.``; the admin shows this text with it).
 SHARED_RECORD_REFUSED = "shared catalogue records are changed only by super users and users without a company"
@@ -272,6 +286,16 @@ def asset_model_delete(*, asset_model: AssetModel, actor: User | None) -> None:
     _soft_delete(asset_model, actor)
 
 
+@transaction.atomic
+def depreciation_delete(*, depreciation: Depreciation, actor: User | None) -> None:
+    """Refused while a model (live or soft-deleted: the foreign key would dangle) uses it."""
+    depreciation = _locked(depreciation, actor)
+    if is_held(depreciation):
+        raise ConflictError(DEPRECIATION_IN_USE, code="in_use")
+    _log(action=ActionType.DELETE, item=depreciation, actor=actor)
+    _hard_delete(depreciation, DEPRECIATION_IN_USE)
+
+
 def name_taken(obj: models.Model) -> bool:
     """True when another live row of ``obj``'s model already uses its name, compared case-insensitively as on
     Snipe-IT's MySQL collation: per category type for categories; for models, per model number (or against every
@@ -326,6 +350,7 @@ def catalogue_item_delete(*, item: models.Model, actor: User | None) -> None:
         Supplier: lambda: supplier_delete(supplier=item, actor=actor),
         Location: lambda: location_delete(location=item, actor=actor),
         AssetModel: lambda: asset_model_delete(asset_model=item, actor=actor),
+        Depreciation: lambda: depreciation_delete(depreciation=item, actor=actor),
     }
     services[type(item)]()
 

@@ -16,6 +16,7 @@ from inventory.models import (
     CustomField,
     CustomFieldset,
     CustomFieldsetField,
+    Depreciation,
     License,
     LicenseSeat,
     Location,
@@ -61,6 +62,14 @@ class LocationFactory(DjangoModelFactory[Location]):
         model = Location
 
     name = factory.Sequence(lambda n: f"Location {n}")
+
+
+class DepreciationFactory(DjangoModelFactory[Depreciation]):
+    class Meta:
+        model = Depreciation
+
+    name = factory.Sequence(lambda n: f"Depreciation {n}")
+    months = 36
 
 
 class AssetModelFactory(DjangoModelFactory[AssetModel]):

@@ -26,6 +26,7 @@ from assetsvc.scoping import limiting_company_id
 from inventory import custom_values
 from inventory.choices import StatusType
 from inventory.models import Asset, Maintenance, asset_display_name, in_maintenance
+from inventory.selectors.depreciation import book_value
 from inventory.services.assets import add_months
 
 #: Every relation the record reads (pass to ``select_related``).
@@ -81,6 +82,7 @@ ROW_COLUMNS: tuple[str, ...] = (
     "assigned_location__name",
     "created_by_id", "created_by__username", "created_by__first_name", "created_by__last_name",
     "created_by__company_id", "model__fieldset_id", "in_maintenance",
+    "model__depreciation__months", "model__depreciation__depreciation_min", "model__depreciation__depreciation_type",
 )
 
 
@@ -99,7 +101,7 @@ class AssetRow:
          user_username, user_first, user_last, user_email, user_employee_num, user_company_id,
          target_name, target_tag, target_model_name, target_company_id, assigned_location_name,
          creator_id, creator_username, creator_first, creator_last, creator_company_id, self.fieldset_id,
-         self.in_maintenance) = row
+         self.in_maintenance, self.depreciation_months, self.depreciation_min, self.depreciation_type) = row
         self.model = _ref(model_id, name=model_name, model_number=model_number,
                           category=_named(category_id, category_name),
                           manufacturer=_named(manufacturer_id, manufacturer_name))
@@ -266,7 +268,10 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "requests_counter": asset.requests_counter,
         "user_can_checkout": is_available(asset),
         "in_maintenance": is_in_maintenance(asset),
-        "book_value": None,
+        "book_value": money(book_value(cost=asset.purchase_cost, purchase_date=asset.purchase_date,
+                                       months=getattr(asset, "depreciation_months", None),
+                                       depreciation_min=getattr(asset, "depreciation_min", None),
+                                       depreciation_type=getattr(asset, "depreciation_type", None))),
         "custom_fields": custom_values.custom_fields_record(*_custom_of(asset), perms.get("encrypted", False)),
         "available_actions": {
             "checkout": not deleted and perms["checkout"],

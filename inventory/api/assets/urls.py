@@ -5,7 +5,7 @@ from django.urls import path, re_path
 
 from assetsvc.api.unavailable import UnavailableFeatureView
 from inventory.api.assets.views import AssetViewSet
-from inventory.api.reports import ActivityReportViewSet, UserHistoryViewSet
+from inventory.api.reports import ActivityReportViewSet, DepreciationReportView, UserHistoryViewSet
 
 
 def _view(**actions):
@@ -49,4 +49,5 @@ urlpatterns = [
     path("users/<str:user_pk>/assets", _view(get="user_assets"), name="user-assets"),
     path("users/<str:pk>/history", UserHistoryViewSet.as_view({"get": "history"}), name="user-history"),
     path("reports/activity", ActivityReportViewSet.as_view({"get": "list"}), name="reports-activity"),
+    path("reports/depreciation", DepreciationReportView.as_view(), name="reports-depreciation"),
 ]

@@ -7,7 +7,7 @@ import django_filters as filters
 
 from assetsvc.api.filters import IdFilter
 from inventory.choices import StatusType
-from inventory.models import AssetModel, Category, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models import AssetModel, Category, Depreciation, Location, Manufacturer, StatusLabel, Supplier
 
 
 def ci() -> filters.CharFilter:
@@ -99,4 +99,12 @@ class AssetModelFilterSet(filters.FilterSet):
 
     class Meta:
         model = AssetModel
+        fields: list[str] = []
+
+
+class DepreciationFilterSet(filters.FilterSet):
+    name = ci()
+
+    class Meta:
+        model = Depreciation
         fields: list[str] = []

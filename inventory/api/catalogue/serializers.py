@@ -29,7 +29,16 @@ from assetsvc.api.serializers import ApiModelSerializer
 from companies.models import Company
 from inventory.api.base import RecordSerializer
 from inventory.choices import CategoryType, StatusType
-from inventory.models import AssetModel, Category, CustomFieldset, Location, Manufacturer, StatusLabel, Supplier
+from inventory.models import (
+    AssetModel,
+    Category,
+    CustomFieldset,
+    Depreciation,
+    Location,
+    Manufacturer,
+    StatusLabel,
+    Supplier,
+)
 from inventory.services.catalogue import UNIQUE_MESSAGES, name_taken
 
 BRIEF_SCHEMA = {
@@ -138,6 +147,33 @@ class SupplierSerializer(RecordSerializer):
         return None
 
 
+class DepreciationSerializer(RecordSerializer):
+    """Snipe-IT's ``DepreciationsTransformer``: ``months`` as "36 months", a percent floor as "10%"; plus
+    ``depreciation_type`` and the floor as a number (``depreciation_min_value``) for clients that compute."""
+
+    months = serializers.SerializerMethodField()
+    depreciation_min = serializers.SerializerMethodField()
+    assets_count = CountField()
+    models_count = CountField()
+    licenses_count = CountField()
+
+    class Meta:
+        model = Depreciation
+        fields = ["id", "name", "months", "depreciation_min", "depreciation_type", "assets_count", "models_count",
+                  "licenses_count", "created_by", "created_at", "updated_at", "available_actions"]
+
+    def get_months(self, obj) -> str:
+        return f"{obj.months} months"
+
+    @extend_schema_field({"oneOf": [{"type": "string"}, {"type": "number"}]})
+    def get_depreciation_min(self, obj) -> Any:
+        value = obj.depreciation_min.normalize() if obj.depreciation_min is not None else 0
+        text = format(value, "f")
+        if obj.depreciation_type == Depreciation.Type.PERCENT:
+            return f"{text}%"
+        return float(value)
+
+
 @extend_schema_field({"type": "object", "nullable": True})
 class ManagerField(VisibleMixin, serializers.ReadOnlyField):
     def to_representation(self, value):
@@ -224,8 +260,8 @@ class AssetModelSerializer(RecordSerializer):
         return int(getattr(obj, "assets_count", 0) or 0) - (obj.min_amt or 0)
 
     @extend_schema_field(BRIEF_SCHEMA)
-    def get_depreciation(self, obj) -> None:
-        return None
+    def get_depreciation(self, obj) -> dict[str, Any] | None:
+        return brief(obj.depreciation) if obj.depreciation_id else None
 
     @extend_schema_field(BRIEF_SCHEMA)
     def get_fieldset(self, obj) -> dict[str, Any] | None:
@@ -419,6 +455,32 @@ class LocationWriteSerializer(CatalogueWriteSerializer):
         return super().validate(attrs)
 
 
+class DepreciationWriteSerializer(CatalogueWriteSerializer):
+    """Snipe-IT's rules: ``name`` 3 to 255 characters, unique; ``months`` a whole number from 1 to 3600; the floor
+    not negative, at most 100 when it is a percent."""
+
+    name = name_field(min_length=3)
+    months = serializers.IntegerField(min_value=1, max_value=3600, error_messages={
+        "min_value": "The months field must be greater than 0.", "max_value": "The months field must not be greater "
+        "than 3600.", "invalid": "The months field must be an integer.", "required": "The months field is required."})
+    depreciation_min = serializers.DecimalField(max_digits=13, decimal_places=2, min_value=0, required=False,
+                                                allow_null=True)
+    depreciation_type = serializers.ChoiceField(choices=Depreciation.Type.choices, required=False)
+
+    class Meta(CatalogueWriteSerializer.Meta):
+        model = Depreciation
+        fields = ["name", "months", "depreciation_min", "depreciation_type"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "depreciation_min" in attrs and attrs["depreciation_min"] is None:
+            attrs["depreciation_min"] = 0
+        kind = attrs.get("depreciation_type", getattr(self.instance, "depreciation_type", "amount"))
+        floor = attrs.get("depreciation_min", getattr(self.instance, "depreciation_min", 0))
+        if kind == Depreciation.Type.PERCENT and floor is not None and floor > 100:
+            raise serializers.ValidationError({"depreciation_min": ["A percent floor must be at most 100."]})
+        return super().validate(attrs)
+
+
 class AssetModelWriteSerializer(CatalogueWriteSerializer):
     name = name_field()
     model_number = TextField(max_length=255)
@@ -434,11 +496,13 @@ class AssetModelWriteSerializer(CatalogueWriteSerializer):
     #: The custom fieldset of its assets (alias ``custom_fieldset_id``); null detaches.
     fieldset_id = ScopedPrimaryKeyRelatedField(source="fieldset", queryset=CustomFieldset.objects.all(),
                                                required=False, allow_null=True)
+    depreciation_id = ScopedPrimaryKeyRelatedField(source="depreciation", queryset=Depreciation.objects.all(),
+                                                   required=False, allow_null=True)
 
     class Meta(CatalogueWriteSerializer.Meta):
         model = AssetModel
         fields = ["name", "model_number", "category_id", "manufacturer_id", "min_amt", "eol", "requestable",
-                  "notes", "fieldset_id"]
+                  "notes", "fieldset_id", "depreciation_id"]
 
     def to_internal_value(self, data):
         if isinstance(data, dict) and "fieldset_id" not in data and "custom_fieldset_id" in data:

@@ -12,5 +12,6 @@ router.register("manufacturers", views.ManufacturerViewSet, basename="manufactur
 router.register("suppliers", views.SupplierViewSet, basename="suppliers")
 router.register("locations", views.LocationViewSet, basename="locations")
 router.register("models", views.AssetModelViewSet, basename="models")
+router.register("depreciations", views.DepreciationViewSet, basename="depreciations")
 
 urlpatterns: list = router.urls

@@ -33,6 +33,7 @@ from inventory.models import (
     AssetModel,
     Category,
     CustomFieldsetField,
+    Depreciation,
     Location,
     Manufacturer,
     StatusLabel,
@@ -198,6 +199,27 @@ class SupplierViewSet(CatalogueViewSet):
 
 
 
+class DepreciationViewSet(CatalogueViewSet):
+    """Depreciations are shared catalogue records: changed only by callers separation does not limit; their counts
+    cover only what the caller may see."""
+
+    queryset = Depreciation.objects.all()
+    serializer_class = s.DepreciationSerializer
+    write_serializer_class = s.DepreciationWriteSerializer
+    filterset_class = filters.DepreciationFilterSet
+    permission_section = "depreciations"
+    not_found_message = "Depreciation class does not exist."
+    search_fields = ("name", "months")
+    sort_fields: ClassVar[dict[str, Any]] = {
+        key: key for key in ("id", "name", "months", "depreciation_min", "depreciation_type", "assets_count",
+                             "models_count", "licenses_count", "created_at", "updated_at")
+    } | {"created_by": created_by_sort()}
+    messages: ClassVar[dict[str, str]] = {
+        "create": "Depreciation class created successfully.", "update": "Depreciation class updated successfully.",
+        "delete": "The depreciation class was deleted successfully.",
+    }
+
+
 class LocationViewSet(HistoryMixin, CatalogueViewSet):
     """Locations are not company-scoped: Snipe-IT scopes them only with its ``scope_locations_fmcs`` setting, which
     this service does not have (docs/catalogue.md). Their counts of assets and users still are."""
@@ -259,7 +281,8 @@ class AssetModelViewSet(HistoryMixin, CatalogueViewSet):
 
     def annotate(self, queryset):
         memberships = CustomFieldsetField.objects.select_related("field").order_by("order", "id")
-        return super().annotate(queryset.select_related("category", "manufacturer", "fieldset").prefetch_related(
+        return super().annotate(queryset.select_related("category", "manufacturer", "fieldset", "depreciation")
+                                .prefetch_related(
             Prefetch("fieldset__memberships", queryset=memberships)))
 
     restore_not_found_message = "Model does not exist."
