@@ -255,6 +255,7 @@ class Fixture:
     companies: int = 0
     users: int = 0
     departments: int = 0
+    depreciations: int = 0
     busy_accessory_id: int | None = None  # the accessory with the most checkout rows
     busy_rows: int = 0
     checkout_accessory_id: int | None = None  # the busiest accessory with a unit left (checkout + checkin)
@@ -392,7 +393,7 @@ def prepare_stock(fx: Fixture) -> None:
 
     from accounts.models import Department, User
     from companies.models import Company
-    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, License, Maintenance
+    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, Depreciation, License, Maintenance
     from inventory.services.stock import ACCESSORY
 
     fx.accessories = Accessory.objects.filter(deleted_at__isnull=True).count()
@@ -403,6 +404,7 @@ def prepare_stock(fx: Fixture) -> None:
     fx.companies = Company.objects.count()
     fx.users = User.objects.filter(deleted_at__isnull=True).count()
     fx.departments = Department.objects.count()
+    fx.depreciations = Depreciation.objects.count()
     if not fx.accessories:
         return
     busy = (AccessoryCheckout.objects.values("accessory_id").order_by().annotate(n=Count("id"))
@@ -565,10 +567,14 @@ def stock_scenarios(fx: Fixture) -> list[Scenario]:
         ]
     for kind, count in (("consumables", fx.consumables), ("components", fx.components), ("licenses", fx.licenses),
                         ("maintenances", fx.maintenances),
-                        ("companies", fx.companies), ("users", fx.users), ("departments", fx.departments)):
+                        ("companies", fx.companies), ("users", fx.users), ("departments", fx.departments),
+                        ("depreciations", fx.depreciations)):
         if count:
             found.append(Scenario(f"GET /{kind}?limit=50 ({count:,} rows)", get(f"/api/v1/{kind}?limit=50"),
                                   list_check(min(50, count))))
+    if fx.depreciations:
+        found.append(Scenario("GET /reports/depreciation?limit=50", get("/api/v1/reports/depreciation?limit=50"),
+                              list_check(50)))
     return found
 
 

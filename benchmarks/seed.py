@@ -150,6 +150,7 @@ class SeedCounts:
     extra_companies: int = 0  # holding nothing, so the companies list is measured at ``kind_rows``
     extra_users: int = 0  # holding nothing, so the users list is measured at ``kind_rows``
     departments: int = 0  # issue 27: the departments list at ``kind_rows``, 80% of the users in one
+    depreciations: int = 0  # issue 27: the depreciations list at ``kind_rows``; half the models depreciate
 
     @classmethod
     def for_assets(cls, assets: int, accessories: int | None = None, kind_rows: int = KIND_ROWS) -> SeedCounts:
@@ -186,6 +187,7 @@ class SeedCounts:
             extra_companies=max(0, others - 5),
             extra_users=max(0, others - users),
             departments=others,
+            depreciations=others,
         )
 
 
@@ -506,7 +508,32 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         # Last, with its own random stream, so every row above is drawn as before.
         _seed_maintenances(random.Random(rng_seed + 28), admin, stamp, supplier_ids, counts.maintenances)
         log(f"  {counts.maintenances:,} maintenances: {time.perf_counter() - began:.1f}s")
+        _seed_depreciations(random.Random(rng_seed + 29), admin, stamp, counts.depreciations)
+        log(f"  {counts.depreciations:,} depreciations: {time.perf_counter() - began:.1f}s")
     return counts
+
+
+def _seed_depreciations(rng: random.Random, admin, stamp, n: int) -> None:
+    """``n`` depreciation classes (issue 27; 12 to 60 months, a third with a floor, some in percent); half the asset
+    models take one of the first twenty, so the assets' book values and ``/reports/depreciation`` have rows."""
+    from inventory.models import AssetModel, Depreciation
+
+    if not n:
+        return
+    rows = []
+    for i in range(n):
+        created = stamp(rng.random())
+        percent = rng.random() < 0.2
+        rows.append(Depreciation(
+            name=f"Depreciation {i + 1:05d}", months=rng.choice((12, 24, 36, 48, 60)),
+            depreciation_min=Decimal(rng.choice((0, 0, 10, 50))) if rng.random() < 0.33 else Decimal(0),
+            depreciation_type="percent" if percent else "amount", created_by=admin, created_at=created,
+            updated_at=created))
+    _bulk(Depreciation, rows)
+    popular = list(Depreciation.objects.order_by("id").values_list("id", flat=True)[:20])
+    models = [AssetModel(pk=pk, depreciation_id=rng.choice(popular))
+              for pk in AssetModel.objects.order_by("id").values_list("id", flat=True) if rng.random() < 0.5]
+    AssetModel.objects.bulk_update(models, ["depreciation"], batch_size=BATCH)
 
 
 def _seed_departments(rng: random.Random, admin, stamp, n: int, company_ids: list[int],
