@@ -25,6 +25,10 @@ EXEMPT: dict[str, str] = {
     "accounts.api.views.CurrentUserView": "the caller's own profile (/users/me): tests/accounts/test_api_users.py",
     "assetsvc.api.views.SchemaView": "the OpenAPI document, not a resource: tests/api/test_openapi.py",
     "assetsvc.api.views.EndpointNotFoundView": "the 404 envelope of unknown paths: tests/api/test_envelope.py",
+    **{f"accounts.api.unavailable.{name}": "a \"not configured\" answer, no resource behind it: "
+       "tests/accounts/test_api_unavailable.py"
+       for name in ("UserEmailView", "UserLdapSyncView", "MailTestView", "LdapTestView", "LdapTestLoginView",
+                    "LoginAttemptsView")},
 }
 
 

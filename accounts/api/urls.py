@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from rest_framework.routers import SimpleRouter
 
-from accounts.api import views
+from accounts.api import unavailable, views
 from accounts.api.groups import GroupViewSet
 from accounts.api.users import UserViewSet
 
@@ -14,5 +14,12 @@ urlpatterns = [
     path("account/personal-access-tokens", views.PersonalAccessTokenListView.as_view()),
     path("account/personal-access-tokens/<str:token_id>", views.PersonalAccessTokenDetailView.as_view()),
     re_path(r"^users/me/?$", views.CurrentUserView.as_view()),  # before users/{id}
+    # Features this server does not have yet: "not configured" answers (accounts/api/unavailable.py).
+    re_path(r"^users/ldapsync/?$", unavailable.UserLdapSyncView.as_view()),  # before users/{id}
+    re_path(r"^users/(?P<user_id>[^/]+)/email/?$", unavailable.UserEmailView.as_view()),
+    re_path(r"^settings/mailtest/?$", unavailable.MailTestView.as_view()),
+    re_path(r"^settings/ldaptest/?$", unavailable.LdapTestView.as_view()),
+    re_path(r"^settings/ldaptestlogin/?$", unavailable.LdapTestLoginView.as_view()),
+    re_path(r"^settings/login-attempts/?$", unavailable.LoginAttemptsView.as_view()),
     *router.urls,
 ]
