@@ -5,13 +5,14 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from assetsvc import health, home
-from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView
+from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView, VersionView
 
 api_v1 = [
     path("", include("accounts.api.urls")),
     path("", include("companies.api.urls")),
     path("", include("inventory.api.urls")),
     path("schema", SchemaView.as_view(), name="schema"),
+    re_path(r"^version/?$", VersionView.as_view()),
 ]
 
 urlpatterns = [

@@ -24,6 +24,7 @@ EXEMPT: dict[str, str] = {
     "accounts.api.views.PersonalAccessTokenDetailView": "revoking one's own token: tests/accounts/test_api_tokens.py",
     "accounts.api.views.CurrentUserView": "the caller's own profile (/users/me): tests/accounts/test_api_users.py",
     "assetsvc.api.views.SchemaView": "the OpenAPI document, not a resource: tests/api/test_openapi.py",
+    "assetsvc.api.views.VersionView": "one constant, no resource: tests/api/test_version.py",
     "assetsvc.api.views.EndpointNotFoundView": "the 404 envelope of unknown paths: tests/api/test_envelope.py",
     **{f"accounts.api.unavailable.{name}": "a \"not configured\" answer, no resource behind it: "
        "tests/accounts/test_api_unavailable.py"

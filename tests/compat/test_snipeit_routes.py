@@ -181,7 +181,7 @@ PENDING_GROUPS: dict[str, set[str]] = {
         GET /locations/{id}/history
         GET /models/{id}/history
     """),
-    # Settings and the server's own tools: /version and /settings (issue 27 task C), Slack test, backups and
+    # Settings and the server's own tools: /settings (a later step of issue 27), Slack test, backups and
     # barcodes (no such features). E-mail and directory tools answer "not configured" (accounts/api/unavailable.py).
     "settings": _lines("""
         POST /settings/purge_barcodes
@@ -193,7 +193,6 @@ PENDING_GROUPS: dict[str, set[str]] = {
         GET /settings/{setting}
         PUT /settings/{setting}
         PATCH /settings/{setting}
-        GET /version
     """),
     # Two-factor reset and asset labels (another helper of issue 27).
     "users and hardware verbs": _lines("""
