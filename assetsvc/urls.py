@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from assetsvc import health, home
-from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView
+from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView, VersionView
 
 api_v1 = [
     path("", include("activity.api.urls")),  # files on records: /<kind>/<id>/files (before the kinds' own routes)
@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("inventory.api.urls")),
     path("", include("inventory.transfer.urls")),  # /imports drive the importer, which sits above the API resources
     path("schema", SchemaView.as_view(), name="schema"),
+    re_path(r"^version/?$", VersionView.as_view()),
 ]
 
 urlpatterns = [

@@ -1,13 +1,17 @@
-"""Fallback answers for ``/api/v1`` paths no route matches, and JSON versions of Django's error handlers."""
+"""Fallback answers for ``/api/v1`` paths no route matches, ``GET /version``, and JSON versions of Django's error
+handlers."""
 
 from __future__ import annotations
 
 import sys
 
 from django.views import defaults
+from drf_spectacular.utils import extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
 
 from assetsvc.api.exceptions import ENDPOINT_NOT_FOUND, SERVER_ERROR, json_error
 from assetsvc.api.middleware import is_api_request
@@ -31,6 +35,22 @@ class EndpointNotFoundView(ApiView):
         if isinstance(exc, NotFound):
             response.status_code = 404  # an unknown endpoint is a real 404 in every error mode
         return response
+
+
+#: The Snipe-IT release whose API this server answers as (routes, shapes, messages): what ``GET /version`` reports,
+#: so clients that gate on Snipe-IT's version keep working (docs/decisions.md, issue 27).
+SNIPEIT_COMPATIBLE_VERSION = "v8.1.4"
+
+
+class VersionView(ApiView):
+    """``GET /version``: Snipe-IT's bare ``{"version": ...}`` (any authenticated caller, as every ``/api/v1`` route)."""
+
+    permission_section = None
+
+    @extend_schema(operation_id="version", responses=inline_serializer(
+        "VersionRecord", {"version": serializers.CharField()}))
+    def get(self, request):
+        return Response({"version": SNIPEIT_COMPATIBLE_VERSION})
 
 
 def handler400(request, exception=None):

@@ -1,0 +1,118 @@
+"""Snipe-IT routes whose feature this server does not have yet: they answer "not configured", never a 404 or a 500.
+
+Each view checks who may call it exactly as Snipe-IT does (the permission key, then the record), and only then
+refuses with :class:`NotConfiguredError`, the documented error envelope whose HTTP status follows
+``API_ERROR_STATUS`` (200 in ``compat`` mode, 409 in ``http`` mode). The issue that builds a feature replaces its
+view here (and the route's line in ``tests/compat/test_snipeit_routes.py`` keeps walking it):
+
+- e-mail (issue 29): ``POST /users/{id}/email`` (a user's inventory by e-mail; ``users.edit`` on that user),
+  ``POST /settings/mailtest`` (super users);
+- the directory (issue 30): ``POST /users/ldapsync`` (``users.edit``, as Snipe-IT's LDAP import),
+  ``GET /settings/ldaptest`` (v8.1.4's method; ``POST`` too), ``POST /settings/ldaptestlogin``,
+  ``GET /settings/login-attempts`` (super users).
+
+Snipe-IT v8.1.4 has no acceptance or EULA route in its API, so there is none here.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+
+from accounts import services
+from accounts.api.groups import IsSuperUser
+from accounts.models import User
+from assetsvc.api.permissions import HasItemPermission
+from assetsvc.api.viewsets import ApiView
+from assetsvc.exceptions import ConflictError
+
+EMAIL_NOT_CONFIGURED = "E-mail is not configured on this server."
+DIRECTORY_NOT_CONFIGURED = "LDAP is not configured on this server."
+LOGIN_ATTEMPTS_NOT_RECORDED = "Login attempts are not recorded on this server: it has no LDAP or password sign-in."
+
+NOT_CONFIGURED_RESPONSES = {200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}
+
+
+class NotConfiguredError(ConflictError):
+    """The server has no such feature configured: a state error, 409 in ``http`` mode."""
+
+    default_code = "not_configured"
+
+
+class SuperUserOnlyView(ApiView):
+    """The ``settings/...`` tools: Snipe-IT's ``authorize:superuser`` group."""
+
+    permission_section = None  # not a permission key: super users only
+    permission_classes = [HasItemPermission, IsSuperUser]
+
+
+class UserEmailView(ApiView):
+    """``POST /users/{id}/email``: Snipe-IT e-mails the user a list of what they hold (``users.edit``, then the user,
+    who must be visible to the caller and not outrank them)."""
+
+    permission_section = "users"
+    action = "email"  # the permission class reads the key of this "action": users.edit, as Snipe-IT's update gate
+    action_permissions = {"email": "edit"}
+    not_found_message = services.USER_NOT_FOUND
+
+    @extend_schema(operation_id="users_email_inventory", request=None, responses=NOT_CONFIGURED_RESPONSES)
+    def post(self, request, user_id: str):
+        try:
+            target = User.objects.restrict(request.user, "edit").alive().get(pk=int(user_id))
+        except (User.DoesNotExist, ValueError, OverflowError) as exc:
+            raise self.not_found() from exc
+        services.ensure_may_manage(actor=request.user, target=target)
+        raise NotConfiguredError(EMAIL_NOT_CONFIGURED)
+
+
+class UserLdapSyncView(ApiView):
+    """``POST /users/ldapsync``: Snipe-IT's LDAP import (``users.edit``). The path shadows ``users/{id}``, so its
+    other methods answer what ``users/{id}`` answers for an id that is no user: not found (``users.view``)."""
+
+    permission_section = "users"
+    action_permissions = {"ldapsync": "edit", "as_user_id": "view"}
+    not_found_message = services.USER_NOT_FOUND
+
+    @property
+    def action(self) -> str:
+        return "ldapsync" if self.request.method == "POST" else "as_user_id"
+
+    @extend_schema(operation_id="users_ldap_sync", request=None, responses=NOT_CONFIGURED_RESPONSES)
+    def post(self, request):
+        raise NotConfiguredError(DIRECTORY_NOT_CONFIGURED)
+
+    @extend_schema(exclude=True)
+    def get(self, request):
+        raise self.not_found()
+
+    put = patch = delete = get
+
+
+class MailTestView(SuperUserOnlyView):
+    @extend_schema(operation_id="settings_mail_test", request=None, responses=NOT_CONFIGURED_RESPONSES)
+    def post(self, request):
+        raise NotConfiguredError(EMAIL_NOT_CONFIGURED)
+
+
+class LdapTestView(SuperUserOnlyView):
+    """Snipe-IT v8.1.4 routes ``GET``; issue 27 names ``POST``: both answer the same."""
+
+    @extend_schema(operation_id="settings_ldap_test", request=None, responses=NOT_CONFIGURED_RESPONSES)
+    def get(self, request):
+        raise NotConfiguredError(DIRECTORY_NOT_CONFIGURED)
+
+    @extend_schema(operation_id="settings_ldap_test_post", request=None, responses=NOT_CONFIGURED_RESPONSES)
+    def post(self, request):
+        raise NotConfiguredError(DIRECTORY_NOT_CONFIGURED)
+
+
+class LdapTestLoginView(SuperUserOnlyView):
+    @extend_schema(operation_id="settings_ldap_test_login", request=None, responses=NOT_CONFIGURED_RESPONSES)
+    def post(self, request):
+        raise NotConfiguredError(DIRECTORY_NOT_CONFIGURED)
+
+
+class LoginAttemptsView(SuperUserOnlyView):
+    @extend_schema(operation_id="settings_login_attempts", responses=NOT_CONFIGURED_RESPONSES)
+    def get(self, request):
+        raise NotConfiguredError(LOGIN_ATTEMPTS_NOT_RECORDED)

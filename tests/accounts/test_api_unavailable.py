@@ -1,0 +1,101 @@
+"""Routes of features this server does not have yet (accounts/api/unavailable.py): the permission check first, then
+a "not configured" error envelope, never a 404-route, 405 or 500 (issue 27)."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from accounts.api.unavailable import DIRECTORY_NOT_CONFIGURED, EMAIL_NOT_CONFIGURED, LOGIN_ATTEMPTS_NOT_RECORDED
+from accounts.services import USER_NOT_FOUND
+from tests.api_mixins import MISSING, error_of, http_errors
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+#: (method, path, message, who may call it besides super users).
+SUPER_USER_ROUTES = [
+    ("post", "/api/v1/settings/mailtest", EMAIL_NOT_CONFIGURED),
+    ("get", "/api/v1/settings/ldaptest", DIRECTORY_NOT_CONFIGURED),
+    ("post", "/api/v1/settings/ldaptest", DIRECTORY_NOT_CONFIGURED),
+    ("post", "/api/v1/settings/ldaptestlogin", DIRECTORY_NOT_CONFIGURED),
+    ("get", "/api/v1/settings/login-attempts", LOGIN_ATTEMPTS_NOT_RECORDED),
+]
+USERS_EDIT_ROUTES = [
+    ("post", "/api/v1/users/ldapsync", DIRECTORY_NOT_CONFIGURED),
+    ("post", "/api/v1/users/{id}/email", EMAIL_NOT_CONFIGURED),
+]
+ALL_ROUTES = SUPER_USER_ROUTES + USERS_EDIT_ROUTES
+
+
+def _call(client, method, path, target=None):
+    url = path.replace("{id}", str(target.pk if target is not None else MISSING))
+    return getattr(client, method)(url, {}, format="json")
+
+
+@pytest.mark.parametrize(("method", "path", "message"), ALL_ROUTES)
+def test_super_user_gets_not_configured(token_client, method, path, message):
+    target = UserFactory()
+    assert error_of(_call(token_client, method, path, target)) == message
+    assert _call(token_client, method, path + "/", target).json()["message"] == message  # trailing slash too
+
+
+@pytest.mark.parametrize(("method", "path", "message"), ALL_ROUTES)
+def test_http_mode_answers_409(token_client, settings, method, path, message):
+    http_errors(settings)
+    response = _call(token_client, method, path, UserFactory())
+    assert response.status_code == 409
+    assert response.json() == {"status": "error", "message": message, "messages": message, "payload": None}
+
+
+@pytest.mark.parametrize(("method", "path", "message"), ALL_ROUTES)
+def test_anonymous_gets_401(api_client, method, path, message):
+    assert _call(api_client, method, path, UserFactory()).status_code == 401
+
+
+@pytest.mark.parametrize(("method", "path", "message"), SUPER_USER_ROUTES)
+def test_settings_tools_are_for_super_users_only(make_client, method, path, message):
+    for permissions in ({}, {"admin": 1}, {"users.edit": 1}):
+        response = _call(make_client(UserFactory(permissions=permissions)), method, path)
+        assert response.status_code == 403, permissions
+
+
+@pytest.mark.parametrize(("method", "path", "message"), USERS_EDIT_ROUTES)
+def test_user_routes_need_users_edit(make_client, method, path, message):
+    target = UserFactory()
+    assert _call(make_client(UserFactory(permissions={"users.view": 1})), method, path, target).status_code == 403
+    assert error_of(_call(make_client(UserFactory(permissions={"users.edit": 1})), method, path, target)) == message
+    assert error_of(_call(make_client(UserFactory(permissions={"admin": 1})), method, path, target)) == message
+
+
+def test_email_of_an_unknown_or_deleted_user_is_not_found(token_client, settings):
+    assert error_of(token_client.post(f"/api/v1/users/{MISSING}/email")) == USER_NOT_FOUND
+    assert error_of(token_client.post("/api/v1/users/abc/email")) == USER_NOT_FOUND
+    gone = UserFactory(deleted_at=timezone.now())
+    assert error_of(token_client.post(f"/api/v1/users/{gone.pk}/email")) == USER_NOT_FOUND
+    http_errors(settings)
+    assert token_client.post(f"/api/v1/users/{MISSING}/email").status_code == 404
+
+
+def test_email_of_another_companys_user_is_not_found(make_client, company, other_company, fmcs_on):
+    caller = UserFactory(company=company, permissions={"users.edit": 1})
+    stranger = UserFactory(company=other_company)
+    neighbour = UserFactory(company=company)
+    assert error_of(make_client(caller).post(f"/api/v1/users/{stranger.pk}/email")) == USER_NOT_FOUND
+    assert error_of(make_client(caller).post(f"/api/v1/users/{neighbour.pk}/email")) == EMAIL_NOT_CONFIGURED
+
+
+def test_email_of_a_user_who_outranks_the_caller_is_refused(make_client):
+    caller = UserFactory(permissions={"users.edit": 1})
+    boss = UserFactory(superuser=True)
+    assert make_client(caller).post(f"/api/v1/users/{boss.pk}/email").status_code == 403
+
+
+def test_ldapsync_shadows_users_id_only_for_post(token_client, make_client):
+    """``users/ldapsync`` comes before ``users/{id}``: a POST there is not the detail route's 405, and the other
+    methods still answer as ``users/{id}`` does for an id that is no user."""
+    assert token_client.post("/api/v1/users/ldapsync").json()["message"] == DIRECTORY_NOT_CONFIGURED
+    for method in ("get", "put", "patch", "delete"):
+        response = getattr(token_client, method)("/api/v1/users/ldapsync")
+        assert error_of(response) == USER_NOT_FOUND == error_of(getattr(token_client, method)("/api/v1/users/nobody"))
+    assert make_client(UserFactory()).get("/api/v1/users/ldapsync").status_code == 403
