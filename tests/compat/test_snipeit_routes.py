@@ -65,43 +65,7 @@ def _lines(text: str) -> set[str]:
 
 #: Routes not built yet, by group; each group says why or which issue builds it. Take a line out when it answers.
 PENDING_GROUPS: dict[str, set[str]] = {
-    # Checkout requests and the requestable list (Snipe-IT's self-service "request an asset"): not in the
-    # specification yet.
-    "account requests": _lines("""
-        GET /account/requests
-        POST /account/request/{asset}
-        POST /account/request/{asset}/cancel
-        GET /account/requestable/hardware
-    """),
-    # Departments, depreciations (and the depreciation report), maintenances, kits, imports as a resource: kinds of
-    # record this service does not have yet.
-    "departments": _lines("""
-        GET /departments/selectlist
-        GET /departments
-        POST /departments
-        GET /departments/{department}
-        PUT /departments/{department}
-        PATCH /departments/{department}
-        DELETE /departments/{department}
-    """),
-    "depreciations": _lines("""
-        GET /depreciations
-        POST /depreciations
-        GET /depreciations/{depreciation_id}
-        PUT /depreciations/{depreciation_id}
-        PATCH /depreciations/{depreciation_id}
-        DELETE /depreciations/{depreciation_id}
-        GET /reports/depreciation
-    """),
-    "maintenances": _lines("""
-        GET /maintenances
-        POST /maintenances
-        GET /maintenances/{maintenance}
-        PUT /maintenances/{maintenance}
-        PATCH /maintenances/{maintenance}
-        DELETE /maintenances/{maintenance}
-        GET /maintenances/{id}/history
-    """),
+    # Predefined kits (merged next in issue 27).
     "kits": _lines("""
         GET /kits
         POST /kits
@@ -126,63 +90,17 @@ PENDING_GROUPS: dict[str, set[str]] = {
         PUT /kits/{kit_id}/consumables/{consumable_id}
         DELETE /kits/{kit_id}/consumables/{consumable_id}
     """),
-    # Snipe-IT's importer as a resource (uploaded files processed later); CSV import here is the admin's and the
-    # management command's (docs/import-export.md).
-    "imports": _lines("""
-        POST /imports/process/{import}
-        GET /imports
-        POST /imports
-        GET /imports/{import}
-        PUT /imports/{import}
-        PATCH /imports/{import}
-        DELETE /imports/{import}
-    """),
-    # Label templates (Snipe-IT's label engine); asset labels are POST /hardware/labels.
+    # Label templates (Snipe-IT's label engine; POST /hardware/labels answers "not available" until label sheets land).
     "labels": _lines("""
         GET /labels/{name}
         GET /labels
     """),
-    # Uploaded files: v8.1.4's asset and model files and v8.5's generic files routes (no file storage yet).
-    "files": _lines("""
-        POST /hardware/{asset}/files
-        GET /hardware/{asset}/files
-        GET /hardware/{asset_id}/file/{file_id}
-        DELETE /hardware/{asset_id}/file/{file_id}
-        POST /models/{model_id}/files
-        GET /models/{model_id}/files
-        GET /models/{model_id}/file/{file_id}
-        DELETE /models/{model_id}/file/{file_id}
-        POST /users/{user}/upload
-    """) | {f"{method} /{kind}/{{id}}/files{tail}"
-            for kind in ("hardware", "assets", "models", "users", "accessories", "consumables", "components",
-                         "licenses", "locations")
-            for method, tail in (("GET", ""), ("POST", ""), ("GET", "/{file_id}"), ("DELETE", "/{file_id}"),
-                                 ("DELETE", "/{file_id}/delete"))
-            if not (kind in ("hardware", "models") and tail == "")},
     # Lists Snipe-IT hangs off a record that are not built yet.
     "record lists": _lines("""
-        GET /hardware/{asset}/assigned/assets
-        GET /locations/{location}/users
-        GET /locations/{location}/assets
-        GET /locations/{location}/assigned/assets
-        GET /statuslabels/assets/name
-        GET /statuslabels/assets/type
-        GET /statuslabels/{id}/assetlist
-        GET /statuslabels/{statuslabel}/deployable
         GET /users/list/{status}
     """),
-    # v8.5's item history (GET /hardware/{id}/history is built).
-    "history": _lines("""
-        GET /accessories/{id}/history
-        GET /consumables/{id}/history
-        GET /components/{id}/history
-        GET /licenses/{id}/history
-        GET /users/{id}/history
-        GET /locations/{id}/history
-        GET /models/{id}/history
-    """),
-    # Settings and the server's own tools: /settings (a later step of issue 27), Slack test, backups and
-    # barcodes (no such features). E-mail and directory tools answer "not configured" (accounts/api/unavailable.py).
+    # Settings and the server's own tools: /settings, Slack test, backups and barcodes. E-mail and directory tools
+    # answer "not configured" (accounts/api/unavailable.py).
     "settings": _lines("""
         POST /settings/purge_barcodes
         POST /settings/slacktest
@@ -193,11 +111,6 @@ PENDING_GROUPS: dict[str, set[str]] = {
         GET /settings/{setting}
         PUT /settings/{setting}
         PATCH /settings/{setting}
-    """),
-    # Two-factor reset and asset labels (another helper of issue 27).
-    "users and hardware verbs": _lines("""
-        POST /users/two_factor_reset
-        POST /hardware/labels
     """),
 }
 PENDING: frozenset[tuple[str, str]] = frozenset(
