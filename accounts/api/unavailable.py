@@ -22,6 +22,7 @@ from drf_spectacular.utils import extend_schema
 from accounts import services
 from accounts.api.groups import IsSuperUser
 from accounts.models import User
+from assetsvc.api.operation_docs import OperationText, register_operation_texts, register_tag_descriptions
 from assetsvc.api.permissions import HasItemPermission
 from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import ConflictError
@@ -30,7 +31,8 @@ EMAIL_NOT_CONFIGURED = "E-mail is not configured on this server."
 DIRECTORY_NOT_CONFIGURED = "LDAP is not configured on this server."
 LOGIN_ATTEMPTS_NOT_RECORDED = "Login attempts are not recorded on this server: it has no LDAP or password sign-in."
 
-NOT_CONFIGURED_RESPONSES = {200: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT}
+#: The answer is always the error envelope (its 409 in ``http`` mode is added with every operation's errors).
+NOT_CONFIGURED_RESPONSES = {200: OpenApiTypes.OBJECT}
 
 
 class NotConfiguredError(ConflictError):
@@ -66,26 +68,16 @@ class UserEmailView(ApiView):
 
 
 class UserLdapSyncView(ApiView):
-    """``POST /users/ldapsync``: Snipe-IT's LDAP import (``users.edit``). The path shadows ``users/{id}``, so its
-    other methods answer what ``users/{id}`` answers for an id that is no user: not found (``users.view``)."""
+    """``POST /users/ldapsync``: Snipe-IT's LDAP import (``users.edit``). The path comes before ``users/{id}``; its
+    other methods answer 405 (no user is called "ldapsync")."""
 
     permission_section = "users"
-    action_permissions = {"ldapsync": "edit", "as_user_id": "view"}
-    not_found_message = services.USER_NOT_FOUND
-
-    @property
-    def action(self) -> str:
-        return "ldapsync" if self.request.method == "POST" else "as_user_id"
+    action = "ldapsync"
+    action_permissions = {"ldapsync": "edit"}
 
     @extend_schema(operation_id="users_ldap_sync", request=None, responses=NOT_CONFIGURED_RESPONSES)
     def post(self, request):
         raise NotConfiguredError(DIRECTORY_NOT_CONFIGURED)
-
-    @extend_schema(exclude=True)
-    def get(self, request):
-        raise self.not_found()
-
-    put = patch = delete = get
 
 
 class MailTestView(SuperUserOnlyView):
@@ -116,3 +108,27 @@ class LoginAttemptsView(SuperUserOnlyView):
     @extend_schema(operation_id="settings_login_attempts", responses=NOT_CONFIGURED_RESPONSES)
     def get(self, request):
         raise NotConfiguredError(LOGIN_ATTEMPTS_NOT_RECORDED)
+
+
+_SUPER = "Super users only; everyone else gets 403."
+register_tag_descriptions({"settings": "The server's settings tools (e-mail and directory tests), for super users."})
+register_operation_texts({
+    "users_email_inventory": OperationText(
+        "E-mail a user what they hold", "Answers the error envelope \"" + EMAIL_NOT_CONFIGURED + "\" until e-mail "
+        "is set up on this server. The user must exist and be yours to see."),
+    "users_ldap_sync": OperationText(
+        "Import users from LDAP", "Answers the error envelope \"" + DIRECTORY_NOT_CONFIGURED + "\" until a "
+        "directory is set up on this server."),
+    "settings_mail_test": OperationText(
+        "Send a test e-mail", "Answers \"" + EMAIL_NOT_CONFIGURED + "\" until e-mail is set up.", _SUPER),
+    "settings_ldap_test": OperationText(
+        "Test the LDAP connection", "Answers \"" + DIRECTORY_NOT_CONFIGURED + "\" until a directory is set up.",
+        _SUPER),
+    "settings_ldap_test_post": OperationText(
+        "Test the LDAP connection (POST)", "The same as GET.", _SUPER),
+    "settings_ldap_test_login": OperationText(
+        "Test an LDAP sign-in", "Answers \"" + DIRECTORY_NOT_CONFIGURED + "\" until a directory is set up.",
+        _SUPER),
+    "settings_login_attempts": OperationText(
+        "Recent sign-in attempts", "Answers \"" + LOGIN_ATTEMPTS_NOT_RECORDED + "\"", _SUPER),
+})

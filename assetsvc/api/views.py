@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from assetsvc.api.exceptions import ENDPOINT_NOT_FOUND, SERVER_ERROR, json_error
 from assetsvc.api.middleware import is_api_request
+from assetsvc.api.operation_docs import OperationText, register_operation_texts, register_tag_descriptions
 from assetsvc.api.outages import DATABASE_UNAVAILABLE, is_database_outage
 from assetsvc.api.viewsets import ApiView
 
@@ -126,3 +127,9 @@ class RedocDocsView(LocalOnlyPageMixin, SpectacularRedocView):
     authentication_classes: list = []
     url_name = "schema"
     template_name = "api_docs/redoc.html"
+
+
+register_tag_descriptions({"version": "Which Snipe-IT release this server answers as."})
+register_operation_texts({"version": OperationText(
+    "Version", f"``{{\"version\": \"{SNIPEIT_COMPATIBLE_VERSION}\"}}``: the Snipe-IT release whose API this server "
+    "answers as, so clients that check Snipe-IT's version keep working.")})

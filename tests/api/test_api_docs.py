@@ -154,7 +154,8 @@ UNTYPED_ANSWERS = {
     ("/api/v1/hardware/labels", "post"), ("/api/v1/users/two_factor_reset", "post"),
 }
 #: POST operations that take no body.
-NO_BODY = {"restore", "delete", "cancel", "{asset_id}"}  # restores, file deletes, account/request/{asset_id}[/cancel]
+NO_BODY = {"restore", "delete", "cancel", "{asset_id}",  # restores, file deletes, account/request/{asset_id}[/cancel]
+           "email", "ldapsync", "mailtest", "ldaptest", "ldaptestlogin"}  # the not-configured answers
 #: POST operations whose body is a multipart form with files (issue 27: uploads to records, CSV imports), not JSON.
 MULTIPART_BODY = {"files", "upload", "imports"}
 
