@@ -95,6 +95,20 @@ def _read_head(path) -> tuple[list[str], list[str]]:
     return header, first
 
 
+class ImportFileRecord(serializers.Serializer):
+    """An uploaded file as Snipe-IT's ``ImportsTransformer`` shows it (for the schema; :func:`record` builds it)."""
+
+    id = serializers.IntegerField()
+    file_path = serializers.CharField()
+    filesize = serializers.CharField()
+    name = serializers.CharField()
+    import_type = serializers.CharField()
+    created_at = serializers.CharField(help_text="How long ago, as Snipe-IT says it (\"3 minutes ago\").")
+    header_row = serializers.ListField(child=serializers.CharField())
+    first_row = serializers.ListField(child=serializers.CharField())
+    field_map = serializers.DictField(allow_null=True)
+
+
 class ImportsAccess:
     """The ``import`` permission (Snipe-IT's gate; ``admin`` does not imply it), and the caller's own uploads."""
 
@@ -119,7 +133,7 @@ class ImportsAccess:
 class ImportListView(ImportsAccess, ApiView):
     parser_classes: ClassVar[list] = [MultiPartParser, FormParser, JSONParser]
 
-    @extend_schema(operation_id="imports_list", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="imports_list", responses={200: ImportFileRecord(many=True)})
     def get(self, request):
         return Response([record(item) for item in self.uploads()])
 
@@ -155,7 +169,7 @@ class ImportListView(ImportsAccess, ApiView):
 
 
 class ImportDetailView(ImportsAccess, ApiView):
-    @extend_schema(operation_id="imports_retrieve", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="imports_retrieve", responses={200: ImportFileRecord})
     def get(self, request, import_id: str):
         return Response(record(self.upload(import_id)))
 
