@@ -1,5 +1,5 @@
-"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, custom fields, each in its own
-module."""
+"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, custom fields, kits, each in its
+own module."""
 
 from django.urls import include, path
 
@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("inventory.api.stock.urls")),
     path("", include("inventory.api.licenses.urls")),
     path("", include("inventory.api.custom_fields.urls")),
+    path("", include("inventory.api.kits.urls")),
 ]

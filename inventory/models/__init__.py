@@ -29,6 +29,7 @@ from inventory.models.custom_fields import (
     CustomFieldsetField,
 )
 from inventory.models.transfer import ImportJob
+from inventory.models.kits import Kit, KitAccessory, KitConsumable, KitLicense, KitLine, KitModel
 
 __all__ = [
     "MAX_PURCHASE_COST", "MAX_WARRANTY_MONTHS", "USER_MODEL", "AssignmentRow", "TimestampedModel",
@@ -40,4 +41,5 @@ __all__ = [
     "License", "LicenseSeat", "LicenseSeatQuerySet",
     "COLUMN_BASE_LENGTH", "COLUMN_PREFIX", "AssetFieldValue", "CustomField", "CustomFieldset", "CustomFieldsetField",
     "ImportJob",
+    "Kit", "KitAccessory", "KitConsumable", "KitLicense", "KitLine", "KitModel",
 ]

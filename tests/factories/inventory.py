@@ -16,6 +16,7 @@ from inventory.models import (
     CustomField,
     CustomFieldset,
     CustomFieldsetField,
+    Kit,
     License,
     LicenseSeat,
     Location,
@@ -207,3 +208,10 @@ class CustomFieldsetFieldFactory(DjangoModelFactory[CustomFieldsetField]):
     fieldset = factory.SubFactory(CustomFieldsetFactory)
     field = factory.SubFactory(CustomFieldFactory)
     order = factory.Sequence(lambda n: n + 1)
+
+
+class KitFactory(DjangoModelFactory[Kit]):
+    class Meta:
+        model = Kit
+
+    name = factory.Sequence(lambda n: f"Kit {n}")
