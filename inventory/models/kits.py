@@ -31,7 +31,7 @@ class KitLine(models.Model):
     names the field); an item is on a kit at most once."""
 
     item_field = "item"
-    kit = models.ForeignKey(Kit, on_delete=models.CASCADE, related_name="+")
+    kit = models.ForeignKey(Kit, on_delete=models.CASCADE)
     quantity = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

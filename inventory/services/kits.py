@@ -30,6 +30,7 @@ from activity.choices import ActionType
 from activity.services import log_action
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, model_update, save_unique
+from companies.querysets import may_change_catalogue_record
 from inventory.models import (
     Accessory,
     Asset,
@@ -125,6 +126,19 @@ def visible_lines(kit: Kit | int, kind: LineKind, user: User | None) -> models.Q
     if kind.scoped:
         lines = lines.filter(**{f"{kind.field}__in": kind.visible_items(user)})
     return lines
+
+
+def visible_lines_of_kind(kind: LineKind, user: User | None) -> models.QuerySet:
+    """Every kit's lines of ``kind`` that ``user`` may see (the admin's inlines)."""
+    lines = kind.line_model._default_manager.all()
+    if kind.scoped:
+        lines = lines.filter(**{f"{kind.field}__in": kind.visible_items(user)})
+    return lines
+
+
+def may_change_kits(user: User | None) -> bool:
+    """Whether ``user`` may change kits and their lines (shared records: issue 25's rule)."""
+    return may_change_catalogue_record(user, None)
 
 
 # --- the kit record -------------------------------------------------------------------------------------------------
