@@ -1,5 +1,5 @@
-"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, custom fields, maintenances, each
-in its own module."""
+"""Inventory routes: the catalogue, hardware, accessories and consumables, licenses, custom fields, maintenances,
+checkout requests and kits, each in its own module."""
 
 from django.urls import include, path
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("inventory.api.custom_fields.urls")),
     path("", include("inventory.api.requests.urls")),
     path("", include("inventory.api.maintenances.urls")),
+    path("", include("inventory.api.kits.urls")),
 ]

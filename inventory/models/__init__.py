@@ -39,6 +39,7 @@ from inventory.models.custom_fields import (
 from inventory.models.transfer import ImportFile, ImportJob
 from inventory.models.requests import CheckoutRequest, CheckoutRequestQuerySet
 from inventory.models.maintenances import Maintenance, MaintenanceQuerySet, MaintenanceType, in_maintenance
+from inventory.models.kits import Kit, KitAccessory, KitConsumable, KitLicense, KitLine, KitModel
 
 __all__ = [
     "CheckoutRequest", "CheckoutRequestQuerySet", "ImportFile",
@@ -52,4 +53,5 @@ __all__ = [
     "COLUMN_BASE_LENGTH", "COLUMN_PREFIX", "AssetFieldValue", "CustomField", "CustomFieldset", "CustomFieldsetField",
     "ImportJob",
     "Maintenance", "MaintenanceQuerySet", "MaintenanceType", "in_maintenance",
+    "Kit", "KitAccessory", "KitConsumable", "KitLicense", "KitLine", "KitModel",
 ]

@@ -17,6 +17,7 @@ from inventory.models import (
     CustomFieldset,
     CustomFieldsetField,
     Depreciation,
+    Kit,
     License,
     LicenseSeat,
     Location,
@@ -216,3 +217,10 @@ class CustomFieldsetFieldFactory(DjangoModelFactory[CustomFieldsetField]):
     fieldset = factory.SubFactory(CustomFieldsetFactory)
     field = factory.SubFactory(CustomFieldFactory)
     order = factory.Sequence(lambda n: n + 1)
+
+
+class KitFactory(DjangoModelFactory[Kit]):
+    class Meta:
+        model = Kit
+
+    name = factory.Sequence(lambda n: f"Kit {n}")
