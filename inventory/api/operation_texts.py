@@ -21,6 +21,8 @@ register_tag_descriptions({
     "reports": "Reports: the activity log, and the depreciation of assets.",
     "depreciations": "Depreciations: how the assets of a model lose value, for their book value.",
     "notes": "Notes on assets, kept in the asset's history.",
+    "kits": "Predefined kits: a set of models, licenses, accessories and consumables handed to a new colleague in "
+            "one checkout.",
     "maintenances": "Maintenances of assets: repairs, upgrades, tests and support, with supplier, dates and cost.",
 })
 
@@ -134,6 +136,25 @@ register_operation_texts({
         "depreciation, the date they are fully depreciated (``eol_date``) and the whole months left. ``format=csv`` "
         "(or ``Accept: text/csv``) answers every row as a CSV file instead of a page.",
         "Needs ``reports.view`` (or ``admin``). With company separation on, only your company's assets."),
+    # --- kits ---------------------------------------------------------------------------------------------------------
+    "kits_lines_list": OperationText(
+        "Lines of a kit", "The kit's ``models``, ``licenses``, ``accessories`` or ``consumables`` (the path says "
+        "which), each with its quantity; items of another company are left out for a caller limited to theirs."),
+    "kits_lines_add": OperationText(
+        "Add a line to a kit", "Adds a model (``model_id``), license (``license_id``), accessory (``accessory_id``) "
+        "or consumable (``consumable_id``) with a ``quantity`` (default 1). An item already on the kit is refused."),
+    "kits_lines_update": OperationText("Change a line's quantity (PUT)", "The same as PATCH."),
+    "kits_lines_partial_update": OperationText(
+        "Change a line's quantity", "Sets the ``quantity`` of the item on the kit; an item not on it is \"not "
+        "found\"."),
+    "kits_lines_remove": OperationText("Remove a line from a kit", "Takes the item off the kit."),
+    "kits_checkout_create": OperationText(
+        "Check a kit out to a user",
+        "Hands everything the kit lists to ``user_id`` in one transaction: for each model line that many deployable "
+        "assets, for each license line free seats, and the accessories and consumables. If anything is short, "
+        "nothing is checked out and the answer lists what is missing.",
+        "Needs ``kits.view`` and the checkout permission of every kind the kit holds (``assets.checkout`` for "
+        "models). With company separation on, only your company's items and users."),
     # --- stock kinds ----------------------------------------------------------------------------------------------
     "accessories_checkout_create": OperationText(
         "Check an accessory out",

@@ -100,6 +100,8 @@ def _methods(callback) -> set[str]:
 
 def _sample(parameter: dict[str, Any]) -> str:
     """A value for a path parameter that its schema accepts (the first alternative of a pattern, else 1 or x)."""
+    if parameter["schema"].get("enum"):
+        return str(parameter["schema"]["enum"][0])
     pattern = parameter["schema"].get("pattern")
     if pattern:
         alternatives = re.fullmatch(r"\^\(\?:([\w|-]+)\)\$", pattern)

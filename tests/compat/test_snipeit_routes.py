@@ -65,31 +65,6 @@ def _lines(text: str) -> set[str]:
 
 #: Routes not built yet, by group; each group says why or which issue builds it. Take a line out when it answers.
 PENDING_GROUPS: dict[str, set[str]] = {
-    # Predefined kits (merged next in issue 27).
-    "kits": _lines("""
-        GET /kits
-        POST /kits
-        GET /kits/{kit}
-        PUT /kits/{kit}
-        PATCH /kits/{kit}
-        DELETE /kits/{kit}
-        GET /kits/{kit_id}/licenses
-        POST /kits/{kit_id}/licenses
-        PUT /kits/{kit_id}/licenses/{license_id}
-        DELETE /kits/{kit_id}/licenses/{license_id}
-        GET /kits/{kit_id}/models
-        POST /kits/{kit_id}/models
-        PUT /kits/{kit_id}/models/{model_id}
-        DELETE /kits/{kit_id}/models/{model_id}
-        GET /kits/{kit_id}/accessories
-        POST /kits/{kit_id}/accessories
-        PUT /kits/{kit_id}/accessories/{accessory_id}
-        DELETE /kits/{kit_id}/accessories/{accessory_id}
-        GET /kits/{kit_id}/consumables
-        POST /kits/{kit_id}/consumables
-        PUT /kits/{kit_id}/consumables/{consumable_id}
-        DELETE /kits/{kit_id}/consumables/{consumable_id}
-    """),
     # Label templates (Snipe-IT's label engine; POST /hardware/labels answers "not available" until label sheets land).
     "labels": _lines("""
         GET /labels/{name}

@@ -72,7 +72,8 @@ class KitViewSet(ResourceViewSet):
     def kit_answer(self, kit: Kit, message: str) -> Response:
         return success(self.record(kit), message)
 
-    @extend_schema(parameters=[SEGMENT_PARAMETER], responses={200: s.KitLinesSerializer})
+    @extend_schema(operation_id="kits_lines_list", parameters=[SEGMENT_PARAMETER],
+                   responses={200: s.KitLinesSerializer})
     @action(detail=True, methods=["get"], url_path=rf"(?P<segment>{SEGMENTS})", pagination_class=None,
             filter_backends=[])
     def lines(self, request, pk=None, segment=None):
@@ -83,7 +84,8 @@ class KitViewSet(ResourceViewSet):
             "line_actions": {"update": self.abilities["edit"], "delete": self.abilities["delete"]}})
         return Response({"total": len(rows), "rows": serializer.data})
 
-    @extend_schema(parameters=[SEGMENT_PARAMETER], request=s.LINE_ADD_SERIALIZERS["license"],
+    @extend_schema(operation_id="kits_lines_add", parameters=[SEGMENT_PARAMETER],
+                   request=s.LINE_ADD_SERIALIZERS["license"],
                    responses={200: KIT_SUCCESS})
     @lines.mapping.post
     def line_add(self, request, pk=None, segment=None):
@@ -99,7 +101,8 @@ class KitViewSet(ResourceViewSet):
         services.kit_line_add(kit=kit, kind=kind, item=item, quantity=data.units(), actor=request.user)
         return self.kit_answer(kit, kind.added)
 
-    @extend_schema(parameters=[SEGMENT_PARAMETER, ITEM_PARAMETER], request=s.KitQuantitySerializer,
+    @extend_schema(operation_id="kits_lines_update", parameters=[SEGMENT_PARAMETER, ITEM_PARAMETER],
+                   request=s.KitQuantitySerializer,
                    responses={200: KIT_SUCCESS})
     @action(detail=True, methods=["put"], url_path=rf"(?P<segment>{SEGMENTS})/(?P<item_pk>[^/]+)",
             pagination_class=None, filter_backends=[])
@@ -112,13 +115,15 @@ class KitViewSet(ResourceViewSet):
         services.kit_line_update(kit=kit, kind=kind, item_id=item_pk, quantity=data.units(), actor=request.user)
         return self.kit_answer(kit, kind.updated)
 
-    @extend_schema(parameters=[SEGMENT_PARAMETER, ITEM_PARAMETER], request=s.KitQuantitySerializer,
+    @extend_schema(operation_id="kits_lines_partial_update", parameters=[SEGMENT_PARAMETER, ITEM_PARAMETER],
+                   request=s.KitQuantitySerializer,
                    responses={200: KIT_SUCCESS})
     @line_update.mapping.patch
     def line_patch(self, request, pk=None, segment=None, item_pk=None):
         return self.line_update(request, pk=pk, segment=segment, item_pk=item_pk)
 
-    @extend_schema(parameters=[SEGMENT_PARAMETER, ITEM_PARAMETER], request=None, responses={200: KIT_SUCCESS})
+    @extend_schema(operation_id="kits_lines_remove", parameters=[SEGMENT_PARAMETER, ITEM_PARAMETER],
+                   request=None, responses={200: KIT_SUCCESS})
     @line_update.mapping.delete
     def line_remove(self, request, pk=None, segment=None, item_pk=None):
         """Take the item ``item_pk`` off the kit."""
