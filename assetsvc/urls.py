@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from assetsvc import health, home
+from assetsvc.api.backups import BackupDownloadView, BackupLatestDownloadView, BackupListView
 from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView
 
 api_v1 = [
@@ -12,6 +13,9 @@ api_v1 = [
     path("", include("companies.api.urls")),
     path("", include("inventory.api.urls")),
     path("schema", SchemaView.as_view(), name="schema"),
+    path("settings/backups", BackupListView.as_view(), name="settings-backups"),
+    path("settings/backups/download/latest", BackupLatestDownloadView.as_view(), name="settings-backups-latest"),
+    path("settings/backups/download/<path:file>", BackupDownloadView.as_view(), name="settings-backups-download"),
 ]
 
 urlpatterns = [
