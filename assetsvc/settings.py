@@ -352,6 +352,10 @@ if CSV_IMPORT_PREVIEW_RATE and not re.fullmatch(r"[0-9]+/[0-9]*[smhd]", CSV_IMPO
 # An admin CSV upload of more lines than this is previewed and imported by the task worker (`db_worker`), with its
 # progress on a page, instead of in the request (docs/import-export.md, "Large files").
 CSV_IMPORT_TASK_ROWS = env_int("CSV_IMPORT_TASK_ROWS", 2000, minimum=0)
+# Backups (issue 27; docs/operations.md): `manage.py backup` writes archives here (created 0700) and keeps the newest
+# BACKUP_KEEP of them; `GET /api/v1/settings/backups` lists them for super users.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", "").strip() or BASE_DIR / "var" / "backups")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 10, minimum=1)
 # DOT's swappable models, named explicitly so our foreign keys to them resolve in migrations.
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"

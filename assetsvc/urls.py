@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from assetsvc import health, home
+from assetsvc.api.backups import BackupDownloadView, BackupLatestDownloadView, BackupListView
 from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView, VersionView
 
 api_v1 = [
@@ -15,6 +16,9 @@ api_v1 = [
     path("", include("inventory.transfer.urls")),  # /imports drive the importer, which sits above the API resources
     path("schema", SchemaView.as_view(), name="schema"),
     re_path(r"^version/?$", VersionView.as_view()),
+    path("settings/backups", BackupListView.as_view(), name="settings-backups"),
+    path("settings/backups/download/latest", BackupLatestDownloadView.as_view(), name="settings-backups-latest"),
+    path("settings/backups/download/<path:file>", BackupDownloadView.as_view(), name="settings-backups-download"),
 ]
 
 urlpatterns = [
