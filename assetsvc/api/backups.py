@@ -16,6 +16,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
+from assetsvc.api.operation_docs import OperationText, register_operation_texts
 from assetsvc.api.viewsets import ApiView
 from assetsvc.backups import BackupFile, find_backup, list_backups
 from assetsvc.registry import hook
@@ -100,3 +101,17 @@ class BackupDownloadView(BackupViewMixin, ApiView):
     @extend_schema(tags=["settings"], operation_id="settings_backups_download", responses={200: ARCHIVE})
     def get(self, request, file: str):
         return self.download(find_backup(file))
+
+
+_SUPER_ONLY = "Super users only; administrators and everyone else get 403."
+register_operation_texts({
+    "settings_backups_list": OperationText(
+        "List backups", "The archives ``manage.py backup`` wrote, newest first: file name, size, date and a download "
+        "address (``{total, rows}``, as Snipe-IT).", _SUPER_ONLY),
+    "settings_backups_download_latest": OperationText(
+        "Download the newest backup", "The newest archive (database, uploaded files and a manifest) as a zip "
+        "attachment.", _SUPER_ONLY),
+    "settings_backups_download": OperationText(
+        "Download a backup", "One archive by its file name as the list gives it; any other name is \"File not "
+        "found\" (404).", _SUPER_ONLY),
+})

@@ -74,14 +74,11 @@ PENDING_GROUPS: dict[str, set[str]] = {
     "record lists": _lines("""
         GET /users/list/{status}
     """),
-    # Settings and the server's own tools: /settings, Slack test, backups and barcodes. E-mail and directory tools
-    # answer "not configured" (accounts/api/unavailable.py).
+    # Settings and the server's own tools: /settings, Slack test and barcodes (backups are built). E-mail and
+    # directory tools answer "not configured" (accounts/api/unavailable.py).
     "settings": _lines("""
         POST /settings/purge_barcodes
         POST /settings/slacktest
-        GET /settings/backups
-        GET /settings/backups/download/latest
-        GET /settings/backups/download/{file}
         POST /settings
         GET /settings/{setting}
         PUT /settings/{setting}
