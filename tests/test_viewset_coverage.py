@@ -39,8 +39,14 @@ EXEMPT: dict[str, str] = {
     "assetsvc.api.views.SchemaView": "the OpenAPI document, not a resource: tests/api/test_openapi.py",
     "assetsvc.api.views.VersionView": "one constant, no resource: tests/api/test_version.py",
     "assetsvc.api.views.EndpointNotFoundView": "the 404 envelope of unknown paths: tests/api/test_envelope.py",
-    "assetsvc.api.unavailable.UnavailableFeatureView": "Snipe-IT routes not served yet (hardware/labels, "
-    "users/two_factor_reset), always the error envelope: tests/api/test_literal_routes.py",
+    "assetsvc.api.unavailable.UnavailableFeatureView": "Snipe-IT routes not served yet (users/two_factor_reset), "
+    "always the error envelope: tests/api/test_literal_routes.py",
+    "inventory.api.assets.labels.AssetLabelsView": "label PDFs of assets, not a resource (one POST answering a "
+    "file): tests/inventory/assets/test_api_label_pdfs.py (permission, separation, templates)",
+    "inventory.api.assets.labels.LabelTemplateListView": "the fixed label templates, no model: "
+    "tests/inventory/assets/test_api_label_pdfs.py",
+    "inventory.api.assets.labels.LabelTemplateDetailView": "one fixed label template: "
+    "tests/inventory/assets/test_api_label_pdfs.py",
     **{f"accounts.api.unavailable.{name}": "a \"not configured\" answer, no resource behind it: "
        "tests/accounts/test_api_unavailable.py"
        for name in ("UserEmailView", "UserLdapSyncView", "MailTestView", "LdapTestView", "LdapTestLoginView",

@@ -86,8 +86,6 @@ _BULK_AUDIT = {
     ],
 }
 
-_LABELS = ("Printing asset labels is not configured on this server yet. Use GET /api/v1/hardware/{id}/qr for an "
-           "asset's QR code.")
 _TWO_FACTOR = "Two-factor authentication is not available on this server yet."
 
 #: operationId → the success answer's example.
@@ -104,7 +102,6 @@ RECORDED_ANSWERS: dict[str, Any] = {
     **{f"{kind}_history_retrieve": _HISTORY for kind in ("accessories", "consumables", "components", "licenses",
                                                          "users", "locations", "models")},
     # routes not served yet (assetsvc/api/unavailable.py): always the error envelope
-    "hardware_labels_create": {"status": "error", "message": _LABELS, "messages": _LABELS, "payload": None},
     "users_two_factor_reset_create": {"status": "error", "message": _TWO_FACTOR, "messages": _TWO_FACTOR,
                                       "payload": None},
     "reports_activity_list": _HISTORY,

@@ -13,16 +13,13 @@ from assetsvc.exceptions import ConflictError
 
 #: Feature name → the message its route answers.
 FEATURES: dict[str, str] = {
-    # POST hardware/labels (Snipe-IT: a base64 PDF of the assets' labels). QR codes: GET hardware/{id}/qr.
-    "hardware_labels": "Printing asset labels is not configured on this server yet. "
-                       "Use GET /api/v1/hardware/{id}/qr for an asset's QR code.",
     # POST users/two_factor_reset (Snipe-IT: clears a user's two-factor secret); this server has no 2FA yet.
     "users_two_factor_reset": "Two-factor authentication is not available on this server yet.",
 }
 
 
 class UnavailableFeatureView(ApiView):
-    """``UnavailableFeatureView.as_view(feature="hardware_labels")``: any authenticated caller gets the feature's
+    """``UnavailableFeatureView.as_view(feature="users_two_factor_reset")``: any authenticated caller gets the feature's
     error envelope (an anonymous one 401, as on every route)."""
 
     permission_section = None

@@ -23,6 +23,7 @@ register_tag_descriptions({
     "notes": "Notes on assets, kept in the asset's history.",
     "kits": "Predefined kits: a set of models, licenses, accessories and consumables handed to a new colleague in "
             "one checkout.",
+    "labels": "Label templates: the sheets and tapes ``POST /hardware/labels`` lays asset labels out on.",
     "maintenances": "Maintenances of assets: repairs, upgrades, tests and support, with supplier, dates and cost.",
 })
 
@@ -80,6 +81,21 @@ register_operation_texts({
         "QR code of an asset",
         "The asset's label code, encoding its tag and the address of its page in the back office, as SVG (default) "
         "or PNG (``format=png``)."),
+    "hardware_labels_create": OperationText(
+        "Print asset labels (PDF)",
+        "One PDF of the labels of the assets given by ``asset_tags`` (or ``asset_ids``): each with its QR code and "
+        "the texts of ``fields`` (default: tag and name), on the ``template`` of ``GET /labels`` (default: the first "
+        "one). The PDF is base64 in ``payload.pdf``, or the file itself with ``Accept: application/pdf`` or "
+        "``format=pdf``. An asset that is not found, or that the caller may not see, refuses the whole request."),
+    "labels_list": OperationText(
+        "List label templates",
+        "The label templates, in Snipe-IT's shape: page size and margins, what a label supports, and for sheets "
+        "the label's size and the grid (``sheet_info``, ``rectanglesheet_info``). ``search`` matches part of the name; "
+        "``offset`` and ``limit`` page through them, as in Snipe-IT."),
+    "labels_retrieve": OperationText(
+        "Get a label template",
+        "One template by its name; a ``/`` in the path stands for the name's ``\\`` "
+        "(``Sheets/Avery/L7163_A``)."),
     "hardware_assigned_accessories_list": OperationText(
         "Accessories checked out to an asset", "The accessories checked out to this asset, one row per checkout."),
     "hardware_components_list": OperationText(

@@ -1,6 +1,7 @@
 """Literal paths win over detail routes, as in Snipe-IT (issue 27): ``hardware/selectlist``, ``users/selectlist``,
-``companies/selectlist`` and ``models/assets`` are never read as ids; ``POST hardware/labels`` and
-``POST users/two_factor_reset`` answer the error envelope of a feature not available yet (never 404, 405 or 500)."""
+``companies/selectlist``, ``models/assets`` and ``hardware/labels`` (the label PDFs,
+tests/inventory/assets/test_api_label_pdfs.py) are never read as ids; ``POST users/two_factor_reset`` answers the
+error envelope of a feature not available yet (never 404, 405 or 500)."""
 
 from __future__ import annotations
 
@@ -95,8 +96,7 @@ def test_numeric_detail_routes_still_work(token_client):
 # --- features not available yet --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path,feature", [("/api/v1/hardware/labels", "hardware_labels"),
-                                          ("/api/v1/users/two_factor_reset", "users_two_factor_reset"),
+@pytest.mark.parametrize("path,feature", [("/api/v1/users/two_factor_reset", "users_two_factor_reset"),
                                           ("/api/v1/users/two_factor_reset/", "users_two_factor_reset")])
 def test_unavailable_features_answer_the_envelope(path, feature, token_client, api_client, settings):
     asset = AssetFactory()
@@ -114,5 +114,4 @@ def test_unavailable_features_answer_the_envelope(path, feature, token_client, a
 def test_the_schemas_examples_say_what_the_routes_answer():
     from assetsvc.api.examples import RECORDED_ANSWERS
 
-    assert RECORDED_ANSWERS["hardware_labels_create"]["message"] == FEATURES["hardware_labels"]
     assert RECORDED_ANSWERS["users_two_factor_reset_create"]["message"] == FEATURES["users_two_factor_reset"]

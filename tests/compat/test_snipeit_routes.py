@@ -65,11 +65,6 @@ def _lines(text: str) -> set[str]:
 
 #: Routes not built yet, by group; each group says why or which issue builds it. Take a line out when it answers.
 PENDING_GROUPS: dict[str, set[str]] = {
-    # Label templates (Snipe-IT's label engine; POST /hardware/labels answers "not available" until label sheets land).
-    "labels": _lines("""
-        GET /labels/{name}
-        GET /labels
-    """),
     # Lists Snipe-IT hangs off a record that are not built yet.
     "record lists": _lines("""
         GET /users/list/{status}

@@ -3,7 +3,7 @@ before routing; tags and serials may contain ``/``, so by-tag and by-serial rout
 
 from django.urls import path, re_path
 
-from assetsvc.api.unavailable import UnavailableFeatureView
+from inventory.api.assets.labels import AssetLabelsView, LabelTemplateDetailView, LabelTemplateListView
 from inventory.api.assets.views import AssetViewSet
 from inventory.api.reports import ActivityReportViewSet, DepreciationReportView, UserHistoryViewSet
 
@@ -24,7 +24,7 @@ urlpatterns = [
     path("hardware/audit", _view(post="audit_by_tag"), name="hardware-audit-legacy"),
     # before hardware/<pk>: none is ever read as an asset id (API-CONTRACT.md §12)
     path("hardware/selectlist", _view(get="selectlist"), name="hardware-selectlist"),
-    path("hardware/labels", UnavailableFeatureView.as_view(feature="hardware_labels"), name="hardware-labels"),
+    path("hardware/labels", AssetLabelsView.as_view(), name="hardware-labels"),
     path("hardware/bulk", _view(patch="bulk_partial_update", put="bulk_update"), name="hardware-bulk"),
     path("hardware/audit/bulk", _view(post="bulk_audit"), name="hardware-audit-bulk"),
     path("hardware/<str:pk>", _view(get="retrieve", patch="partial_update", put="update", delete="destroy"),
@@ -48,6 +48,9 @@ urlpatterns = [
     path("notes/<str:pk>/index", _view(get="note_index"), name="notes-index"),
     path("users/<str:user_pk>/assets", _view(get="user_assets"), name="user-assets"),
     path("users/<str:pk>/history", UserHistoryViewSet.as_view({"get": "history"}), name="user-history"),
+    # label templates of POST hardware/labels (Snipe-IT names hold backslashes: a "/" in the path stands for one)
+    path("labels", LabelTemplateListView.as_view(), name="labels-list"),
+    path("labels/<path:name>", LabelTemplateDetailView.as_view(), name="labels-detail"),
     path("reports/activity", ActivityReportViewSet.as_view({"get": "list"}), name="reports-activity"),
     path("reports/depreciation", DepreciationReportView.as_view(), name="reports-depreciation"),
 ]
