@@ -158,3 +158,14 @@ def test_label_templates_list_and_detail(token_client, settings):
     assert missing.status_code == 200 and missing.json()["messages"] == "Label does not exist"
     http_errors(settings)
     assert token_client.get("/api/v1/labels/Nope").status_code == 404
+
+
+def test_five_hundred_tags_in_one_query(token_client, django_assert_max_num_queries):
+    assets = AssetFactory.create_batch(3)
+    tags = [f"MISSING-{n}" for n in range(497)] + [asset.asset_tag.lower() for asset in assets]
+    with django_assert_max_num_queries(8):  # the token, the caller, the assets (with their models)
+        response = token_client.post(URL, {"asset_tags": tags}, format="json")
+    assert response.json()["message"] == "Asset does not exist."
+    reader = pdf_of(token_client.post(URL, {"asset_tags": tags[-3:]}, format="json"))
+    assert len(reader.pages[0].images) == 3
+    assert error_of(token_client.post(URL, {"asset_tags": [*tags, "ONE-MORE"]}, format="json"), "asset_tags")
