@@ -3,11 +3,11 @@
 goes through the line services (``kit_line_add`` / ``kit_line_update`` / ``kit_line_remove``) while the form
 validates, so a refused row is a form error, never a raw write.
 
-Kits are shared records (issue 25): only callers whom company separation does not limit add, change or delete them
-(``may_change_kits``); anyone else sees them read-only, and the lines of another company's license, accessory or
-consumable are not shown to them at all (``visible_lines_of_kind``). The action "Check out to a user…" hands each
-selected kit to one user through ``kit_checkout``, all or nothing per kit, and reports each refused kit with what
-is short."""
+Kits are shared records (issue 25): only callers whom company separation does not limit change or delete them
+(``may_change_kits``); anyone else may add one (as the API) but sees kits read-only, and the lines of another
+company's license, accessory or consumable are not shown to them at all (``visible_lines_of_kind``). The action
+"Check out to a user…" hands each selected kit to one user through ``kit_checkout``, all or nothing per kit, and
+reports each refused kit with what is short."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from accounts.models import User
 from assetsvc.admin_services import SERVICE_ERRORS, ServiceAdminMixin, ServiceModelForm, error_map, error_text
 from assetsvc.exceptions import DomainError
 from inventory.admin.base import ActionLogHistoryMixin, PickerForm, _autocomplete, action_form_page
-from inventory.admin.catalogue import api_form
+from inventory.admin.catalogue import SharedCatalogueAdminMixin, api_form
 from inventory.api.kits.serializers import KitWriteSerializer
 from inventory.models import Kit
 from inventory.services import kits
@@ -142,8 +142,11 @@ def refusal_text(exc: Exception) -> str:
 
 
 @admin.register(Kit)
-class KitAdmin(ActionLogHistoryMixin, ServiceAdminMixin, admin.ModelAdmin):
-    """Kits with their lines (inlines, on the change page once the kit exists) and the checkout action."""
+class KitAdmin(ActionLogHistoryMixin, SharedCatalogueAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+    """Kits with their lines (inlines, on the change page once the kit exists) and the checkout action. As the
+    shared catalogue records: anyone may add a kit (as ``POST /kits``), only callers separation does not limit change
+    or delete one (``may_change_kits``; for anyone else the page is read-only and a delete is the service's
+    refusal)."""
 
     form = api_form(Kit, KitWriteSerializer, KitForm)
     log_item_type = kits.ITEM_TYPE
@@ -157,15 +160,6 @@ class KitAdmin(ActionLogHistoryMixin, ServiceAdminMixin, admin.ModelAdmin):
     def get_inline_instances(self, request, obj=None):
         """No lines on the add page: a line belongs to a saved kit (the services lock it)."""
         return super().get_inline_instances(request, obj) if obj is not None else []
-
-    def has_add_permission(self, request) -> bool:
-        return super().has_add_permission(request) and kits.may_change_kits(request.user)
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return super().has_change_permission(request, obj) and kits.may_change_kits(request.user)
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return super().has_delete_permission(request, obj) and kits.may_change_kits(request.user)
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         """A posted page shown again means something was refused (the kit or a line): the lines the services
