@@ -141,6 +141,14 @@ def test_inline_rows_add_change_and_remove_lines_through_the_services(admin_clie
     assert ActionLog.objects.filter(item_type="kit", item_id=kit.pk).count() == logs + 3  # one per line change
 
 
+def test_another_item_on_a_row_replaces_the_line(admin_client, kit):
+    desktop = AssetModelFactory(name="Desktop")
+    data = page_data(admin_client, kit, **{"kitmodel_set-0-model": desktop.pk, "kitmodel_set-0-quantity": 3})
+    response = admin_client.post(url(Kit, "change", kit.pk), data, follow=True)
+    assert response.status_code == 200 and not response.context.get("errors")
+    assert lines(kit)["KitModel"] == [(desktop.pk, 3)]
+
+
 def test_a_refused_row_keeps_nothing_of_the_page(admin_client, kit):
     before = lines(kit)
     data = page_data(admin_client, kit, **{
