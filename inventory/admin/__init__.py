@@ -3,4 +3,14 @@ autodiscovers ``inventory.admin``; importing the modules here registers every ad
 registered them. Company separation, the action pages and HISTORY are in ``inventory.admin.base``; the action log's
 own admin is in ``activity.admin``."""
 
-from inventory.admin import assets, catalogue, custom_fields, licenses, maintenances, requests, stock, users  # noqa: F401
+from inventory.admin import (  # noqa: F401
+    assets,
+    catalogue,
+    custom_fields,
+    kits,
+    licenses,
+    maintenances,
+    requests,
+    stock,
+    users,
+)
