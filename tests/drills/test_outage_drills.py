@@ -30,6 +30,7 @@ from django.db import connection
 
 from accounts.services import personal_token_issue
 from activity.models import ActionLog
+from assetsvc.api.exceptions import BUSY
 from inventory.models import Asset
 from tests.factories import (
     AssetFactory,
@@ -139,9 +140,14 @@ def test_terminated_connections_mid_burst_answer_503_or_success_and_leave_no_par
     assert statuses[503] > 0, "no request was cut off mid-flight: only idle connections were terminated"
     for key, answer in answers.items():
         assert is_json(answer), (key, answer.status_code, answer.text[:300])
-        assert answer.status_code in (200, 503), (key, answer.status_code, answer.text[:500], drain.text()[-3000:])
+        # 409 "busy; try again": a lock wait that gave up (a deadlock between two writers of the burst), rolled back
+        # whole, as the handler answers it anywhere; seen once in CI (issue 27's last run). Which lock: to find out.
+        assert answer.status_code in (200, 409, 503), (key, answer.status_code, answer.text[:500],
+                                                       drain.text()[-3000:])
         if answer.status_code == 503:
             assert answer.json() == OUTAGE_ENVELOPE
+        elif answer.status_code == 409:
+            assert answer.json()["message"] == BUSY, (key, answer.text[:300], drain.text()[-3000:])
         else:
             assert answer.json()["status"] == "success", (key, answer.text[:300])
 
@@ -157,6 +163,8 @@ def test_terminated_connections_mid_burst_answer_503_or_success_and_leave_no_par
             (asset.asset_tag, written, asset.checkout_counter, logs)
         if answers["checkout", asset.pk].status_code == 200:
             assert all(written), asset.asset_tag
+        elif answers["checkout", asset.pk].status_code == 409:
+            assert not any(written), asset.asset_tag
         elif all(written):
             committed_though_503 += 1
             lost_answers.append(asset.asset_tag)
@@ -166,6 +174,8 @@ def test_terminated_connections_mid_burst_answer_503_or_success_and_leave_no_par
             continue
         if answer.status_code == 200:
             assert tag in created and answer.json()["payload"]["id"] == created[tag].pk, tag
+        if answer.status_code == 409:
+            assert tag not in created, tag  # refused as busy: nothing of it written
         if tag in created:
             assert ActionLog.objects.filter(item_type="asset", item_id=created[tag].pk,
                                             action_type="create").count() == 1, tag
