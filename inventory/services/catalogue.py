@@ -162,6 +162,7 @@ def catalogue_item_create(*, model: type[models.Model], data: dict[str, Any], ac
         obj.created_by = actor
     if isinstance(obj, Location) and obj.parent_id is not None:
         _lock_ancestors(obj.parent_id)
+    _hold_depreciation(obj)
     _save(obj)
     _log(action=ActionType.CREATE, item=obj, actor=actor)
     return obj
@@ -184,10 +185,26 @@ def catalogue_item_update(*, item: models.Model, data: dict[str, Any], actor: Us
     if isinstance(obj, Location) and data.get("parent") is not None:
         location_check_parent(location=obj, parent=data["parent"])
     changes = model_update(obj, data)
+    if "depreciation" in data:
+        _hold_depreciation(obj)
     _save(obj)
     if changes:
         _log(action=ActionType.UPDATE, item=obj, actor=actor, meta=changes)
     return obj
+
+
+DEPRECIATION_GONE = "The selected depreciation id is invalid."
+
+
+def _hold_depreciation(obj: models.Model) -> None:
+    """A model that names a depreciation holds its row (``FOR NO KEY UPDATE``) until the write commits: a delete of
+    that depreciation (``FOR UPDATE`` in :func:`depreciation_delete`) waits and then sees it in use, or went first
+    and the write is refused here; never a foreign-key error at commit."""
+    depreciation_id = getattr(obj, "depreciation_id", None)
+    if not isinstance(obj, AssetModel) or depreciation_id is None:
+        return
+    if not Depreciation.objects.select_for_update(no_key=True).filter(pk=depreciation_id).exists():
+        raise InvalidInputError(DEPRECIATION_GONE, messages={"depreciation_id": [DEPRECIATION_GONE]})
 
 
 def _lock_ancestors(parent_id: int) -> list[int]:

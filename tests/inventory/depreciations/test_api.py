@@ -189,3 +189,51 @@ def test_depreciation_report_permission_and_separation(make_client, fmcs_on):
     assert limited.patch(f"/api/v1/depreciations/{depreciation.pk}", {"months": 1}, format="json").status_code == 403
     depreciation.refresh_from_db()
     assert depreciation.months == 36
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_delete_racing_a_model_update_never_fails_at_commit(token_client):
+    """A model update that names a depreciation holds its row: a concurrent delete waits and then refuses (in use),
+    or wins and the update is refused; never a foreign-key error (a 500) at commit."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from inventory.services.catalogue import DEPRECIATION_IN_USE, catalogue_item_update, depreciation_delete
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    depreciation, model = DepreciationFactory(), AssetModelFactory()
+    admin = UserFactory(superuser=True)
+    holding, released = threading.Event(), threading.Event()
+    outcome: dict[str, Any] = {}
+
+    def update():
+        try:
+            with transaction.atomic():
+                catalogue_item_update(item=model, data={"depreciation": depreciation}, actor=admin)
+                holding.set()
+                released.wait(5)
+            outcome["update"] = "ok"
+        finally:
+            connection.close()
+
+    def delete():
+        holding.wait(5)
+        try:
+            depreciation_delete(depreciation=depreciation, actor=admin)
+            outcome["delete"] = "ok"
+        except Exception as exc:  # noqa: BLE001 - the refusal is the expected answer
+            outcome["delete"] = str(exc)
+        finally:
+            connection.close()
+
+    first, second = threading.Thread(target=update), threading.Thread(target=delete)
+    first.start(), second.start()
+    holding.wait(5)
+    released.set()
+    first.join(10), second.join(10)
+    assert outcome == {"update": "ok", "delete": DEPRECIATION_IN_USE}
+    assert AssetModel.objects.get(pk=model.pk).depreciation_id == depreciation.pk
+    assert Depreciation.objects.filter(pk=depreciation.pk).exists()
