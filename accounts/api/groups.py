@@ -7,7 +7,6 @@ from typing import Any
 from django.db.models import Count, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from rest_framework import serializers
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
 from accounts import services
@@ -23,17 +22,9 @@ from assetsvc.api.fields import (
     actions_schema,
 )
 from assetsvc.api.formats import iso_utc
-from assetsvc.api.permissions import HasItemPermission
+from assetsvc.api.permissions import HasItemPermission, IsSuperUser
 from assetsvc.api.serializers import ApiSerializer
 from assetsvc.api.viewsets import ApiViewSet, ResourceSchema, success
-
-
-class IsSuperUser(BasePermission):
-    #: What the API docs say of who may call a view guarded by this class.
-    consumer_access = "Super users only; everyone else gets 403."
-
-    def has_permission(self, request, view) -> bool:
-        return bool(request.user and request.user.is_authenticated and request.user.is_superuser)
 
 
 class GroupSerializer(serializers.Serializer):

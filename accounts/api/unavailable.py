@@ -20,10 +20,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
 from accounts import services
-from accounts.api.groups import IsSuperUser
 from accounts.models import User
 from assetsvc.api.operation_docs import OperationText, register_operation_texts, register_tag_descriptions
-from assetsvc.api.permissions import HasItemPermission
+from assetsvc.api.permissions import HasItemPermission, IsSuperUser
 from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import ConflictError
 

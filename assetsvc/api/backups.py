@@ -13,24 +13,15 @@ from django.http import FileResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 
 from assetsvc.api.operation_docs import OperationText, register_operation_texts
+from assetsvc.api.permissions import IsSuperUser
 from assetsvc.api.viewsets import ApiView
 from assetsvc.backups import BackupFile, find_backup, list_backups
-from assetsvc.registry import hook
 
 FILE_NOT_FOUND = "File not found"
 UNITS = (("TB", 1024**4), ("GB", 1024**3), ("MB", 1024**2), ("KB", 1024), ("B", 1))
-
-
-class IsSuperUser(BasePermission):
-    """The ``superuser`` key itself: ``admin`` does not pass."""
-
-    def has_permission(self, request, view) -> bool:
-        user = request.user
-        return bool(user and user.is_authenticated and hook("permission_checker")(user, "superuser"))
 
 
 def file_size(size: int) -> str:

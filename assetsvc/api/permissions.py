@@ -59,3 +59,14 @@ class HasItemPermission(BasePermission):
             return False
         key = required_permission(request, view)
         return key is None or hook("permission_checker")(user, key)
+
+
+class IsSuperUser(BasePermission):
+    """Super users only (the ``superuser`` key; ``admin`` does not pass): groups, backups, the settings tools."""
+
+    #: What the API docs say of who may call a view guarded by this class.
+    consumer_access = "Super users only; everyone else gets 403."
+
+    def has_permission(self, request, view) -> bool:
+        user = request.user
+        return bool(user and user.is_authenticated and getattr(user, "is_superuser", False))
