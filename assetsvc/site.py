@@ -91,3 +91,4 @@ def webhook_overrides() -> dict[str, str]:
         if value:
             overrides[name] = value.lower() if name == "webhook_platform" else value
     return overrides
+

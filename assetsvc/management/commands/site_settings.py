@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import models
 
 from assetsvc.api.inputs import parse_flag
 from assetsvc.crypto import Undecryptable
-from assetsvc.forms import SiteSettingsForm
 from assetsvc.models import (
     PLATFORMS_WITH_CHANNEL,
     WEBHOOK_SECRET_MAX,
@@ -26,14 +26,11 @@ from assetsvc.models import (
     parse_webhook_events,
 )
 from assetsvc.site import WEBHOOK_VARIABLES, webhook_overrides
+from assetsvc.site_settings import site_settings_fields, site_settings_update
 
 MASK = "********"
 #: The channel shown for the kinds that have none.
 NO_CHANNEL = "#NA"
-
-
-def editable_fields() -> list[models.Field]:
-    return [f for f in SiteSettings._meta.concrete_fields if f.editable and f.name not in {"id", "updated_at"}]
 
 
 def shown(settings_obj: SiteSettings, field: models.Field, overrides: dict[str, str] | None = None) -> str:
@@ -93,47 +90,37 @@ class Command(BaseCommand):
         settings_obj = SiteSettings.load()
         overrides = webhook_overrides()
         if options["action"] == "show":
-            for field in editable_fields():
+            for field in site_settings_fields():
                 self.stdout.write(f"{field.name} = {shown(settings_obj, field, overrides)}")
             return
         key, raw = options["key"], options["value"]
-        fields = {f.name: f for f in editable_fields()}
+        fields = {f.name: f for f in site_settings_fields()}
         if key not in fields:
             raise CommandError(f"Unknown setting {key!r}. Known: {', '.join(sorted(fields))}")
         field = fields[key]
-        data = {f.name: getattr(settings_obj, f.attname) for f in editable_fields()}
-        events = settings_obj.webhook_events  # None: the default list, "": no event
         if isinstance(field, models.BooleanField):
             flag = False if raw.strip() == "" else parse_flag(raw)
-            if flag is not None:
-                data[key] = flag
-            else:
+            if flag is None:
                 raise CommandError(f"{key} takes a boolean (true/false/1/0/yes/no/on/off), got {raw!r}")
+            value = flag
         elif key == "webhook_secret":
             # Never echoed, not even in an error.
             if raw.strip() and len(raw.strip()) < WEBHOOK_SECRET_MIN:
                 raise CommandError(f"Invalid value: {WEBHOOK_SECRET_TOO_SHORT}")
-            data[key] = raw.strip()
+            value = raw.strip()
         elif key == "webhook_events":
             try:
-                events = ",".join(parse_webhook_events(raw))
+                value = ",".join(parse_webhook_events(raw))
             except ValueError as exc:
                 raise CommandError(f"Invalid value: webhook_events: {exc}") from exc
-            data[key] = events
         else:
-            data[key] = raw.strip()
-        # Checkboxes: the form treats a missing or False value as unchecked.
-        data = {k: v for k, v in data.items() if v is not False}
-        stored_secret = settings_obj.webhook_secret  # an unreadable one is written back as it is stored
-        form = SiteSettingsForm(data=data, instance=settings_obj)
-        if not form.is_valid():
-            problems = "; ".join(f"{name}: {' '.join(errs)}" for name, errs in form.errors.items())
-            raise CommandError(f"Invalid value: {problems}")
-        form.instance.webhook_events = events  # the form would read "" (no event) as None (the default list)
-        if key != "webhook_secret":
-            form.instance.webhook_secret = stored_secret
-        form.save()
-        line = f"{key} = {shown(form.instance, field)}"
+            value = raw.strip()
+        try:
+            saved = site_settings_update({key: value})
+        except ValidationError as exc:
+            problems = "; ".join(f"{name}: {' '.join(errs)}" for name, errs in exc.message_dict.items())
+            raise CommandError(f"Invalid value: {problems}") from exc
+        line = f"{key} = {shown(saved, field)}"
         if key in overrides:
-            line += f" (saved; {WEBHOOK_VARIABLES[key]} overrides it: {in_force(form.instance, key, overrides)})"
+            line += f" (saved; {WEBHOOK_VARIABLES[key]} overrides it: {in_force(saved, key, overrides)})"
         self.stdout.write(line)
