@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 
 from assetsvc import health, home
 from assetsvc.api.backups import BackupDownloadView, BackupLatestDownloadView, BackupListView
+from assetsvc.api.site_settings import PurgeBarcodesView, SiteSettingsRecordView, SiteSettingsView
 from assetsvc.api.views import EndpointNotFoundView, RedocDocsView, SchemaView, SwaggerDocsView, VersionView
 
 api_v1 = [
@@ -14,11 +15,15 @@ api_v1 = [
     path("", include("companies.api.urls")),
     path("", include("inventory.api.urls")),
     path("", include("inventory.transfer.urls")),  # /imports drive the importer, which sits above the API resources
+    path("", include("notifications.urls")),  # settings/slacktest: the webhook test message
     path("schema", SchemaView.as_view(), name="schema"),
     re_path(r"^version/?$", VersionView.as_view()),
     path("settings/backups", BackupListView.as_view(), name="settings-backups"),
     path("settings/backups/download/latest", BackupLatestDownloadView.as_view(), name="settings-backups-latest"),
     path("settings/backups/download/<path:file>", BackupDownloadView.as_view(), name="settings-backups-download"),
+    re_path(r"^settings/purge_barcodes/?$", PurgeBarcodesView.as_view()),
+    re_path(r"^settings/?$", SiteSettingsView.as_view(), name="settings"),
+    re_path(r"^settings/(?P<setting>[^/]+)/?$", SiteSettingsRecordView.as_view()),  # last of settings/...
 ]
 
 urlpatterns = [

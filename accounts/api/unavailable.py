@@ -21,7 +21,7 @@ from drf_spectacular.utils import extend_schema
 
 from accounts import services
 from accounts.models import User
-from assetsvc.api.operation_docs import OperationText, register_operation_texts, register_tag_descriptions
+from assetsvc.api.operation_docs import OperationText, register_operation_texts
 from assetsvc.api.permissions import HasItemPermission, IsSuperUser
 from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import ConflictError
@@ -110,7 +110,6 @@ class LoginAttemptsView(SuperUserOnlyView):
 
 
 _SUPER = "Super users only; everyone else gets 403."
-register_tag_descriptions({"settings": "The server's settings tools (e-mail and directory tests), for super users."})
 register_operation_texts({
     "users_email_inventory": OperationText(
         "E-mail a user what they hold", "Answers the error envelope \"" + EMAIL_NOT_CONFIGURED + "\" until e-mail "

@@ -157,7 +157,8 @@ UNTYPED_ANSWERS = {
 }
 #: POST operations that take no body.
 NO_BODY = {"restore", "delete", "cancel", "{asset_id}",  # restores, file deletes, account/request/{asset_id}[/cancel]
-           "email", "ldapsync", "mailtest", "ldaptest", "ldaptestlogin"}  # the not-configured answers
+           "email", "ldapsync", "mailtest", "ldaptest", "ldaptestlogin",  # the not-configured answers
+           "purge_barcodes", "slacktest"}  # the settings tools
 #: POST operations whose body is a multipart form with files (issue 27: uploads to records, CSV imports), not JSON.
 MULTIPART_BODY = {"files", "upload", "imports"}
 
