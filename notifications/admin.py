@@ -17,7 +17,7 @@ from assetsvc.crypto import Undecryptable
 from assetsvc.forms import SiteSettingsForm
 from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings, WebhookPlatform, parse_webhook_events
 from notifications.config import NO_CHANNEL, WebhookConfig, get_webhook_config, needs_channel
-from notifications.delivery import deliver, make_job, sample_details, send_test_message
+from notifications.delivery import deliver, make_job, outcome_of_test_message, sample_details, send_test_message
 from notifications.events import EVENTS, TEST_EVENT
 from notifications.models import WebhookDelivery
 
@@ -192,22 +192,11 @@ def sample_text(event_name: str) -> str:
 
 
 def report_test_result(request, config, result) -> None:
-    """The test action's message: success, or ``failed: <status>/<error class>`` and nothing more.
-
-    The endpoint may point anywhere the server can reach, so the answer's body and the exception text are never
-    shown: they would tell internal services and ports apart (CVE-2026-114064). The full reason is in the server log.
-    """
+    """The test action's messages: the configuration's warnings, then
+    :func:`notifications.delivery.outcome_of_test_message`."""
     for warning in config.warnings():
         messages.warning(request, warning)
-    if result.success:
-        messages.success(request, f"Your {config.app_name} integration works! The endpoint answered "
-                                  f"{result.status_code}.")
-    elif not config.enabled:
-        messages.error(request, "No webhook endpoint is configured.")
-    elif result.error == "InvalidConfiguration":
-        messages.error(request, "The test message was not sent: " + " ".join(config.errors()))
-    else:
-        messages.error(request, f"The test message to the {config.app_name} endpoint failed: {result.reason}")
+    (messages.success if result.success else messages.error)(request, outcome_of_test_message(config, result))
 
 
 class WebhookSiteSettingsAdmin(SiteSettingsAdmin):

@@ -451,6 +451,20 @@ def send_test_message(config: WebhookConfig) -> DeliveryResult:
     return deliver(make_job(TEST_EVENT, config, build_test_text(config), sample_details()))
 
 
+def outcome_of_test_message(config: WebhookConfig, result: DeliveryResult) -> str:
+    """What a person is told of a test message (the admin's button, ``POST /settings/slacktest``): success, or
+    ``failed: <status>/<error class>`` and nothing more. The endpoint may point anywhere the server can reach, so the
+    answer's body and the exception text are never shown: they would tell internal services and ports apart
+    (CVE-2026-114064). The full reason is in the server log."""
+    if result.success:
+        return f"Your {config.app_name} integration works! The endpoint answered {result.status_code}."
+    if not config.enabled:
+        return "No webhook endpoint is configured."
+    if result.error == "InvalidConfiguration":
+        return "The test message was not sent: " + " ".join(config.errors())
+    return f"The test message to the {config.app_name} endpoint failed: {result.reason}"
+
+
 def sample_details() -> dict[str, Any]:
     """The general kind's machine-readable keys of the test message: ``event`` = ``test``, nothing changed, so no
     actor, item, target or note (API-CONTRACT.md §8a: the same keys as an event's)."""
