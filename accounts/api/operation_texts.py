@@ -23,4 +23,9 @@ register_operation_texts({
         "stored hashed and cannot be shown again.", _OWN),
     "personal_access_tokens_revoke": OperationText(
         "Revoke a token", "Revokes one of the caller's tokens; the next request with it gets 401.", _OWN),
+    "users_list_by_status": OperationText(
+        "List users by status",
+        "Snipe-IT's older list address: ``deleted`` lists the deleted users, ``all`` every user, ``active`` (or no "
+        "status) the live ones, each as ``GET /users`` lists them (the same filters, search, sort and pages). Any "
+        "other status is a field error on ``status``."),
 })

@@ -21,6 +21,7 @@ urlpatterns = [
     path("account/personal-access-tokens", views.PersonalAccessTokenListView.as_view()),
     path("account/personal-access-tokens/<str:token_id>", views.PersonalAccessTokenDetailView.as_view()),
     re_path(r"^users/me/?$", views.CurrentUserView.as_view()),  # before users/{id}
+    re_path(r"^users/list(?:/(?P<status>[^/]+))?/?$", UserViewSet.as_view({"get": "list_by_status"})),
     path("locations/<str:location_pk>/users", UserViewSet.as_view({"get": "location_users"}), name="locations-users"),
     re_path(r"^users/two_factor_reset/?$", UnavailableFeatureView.as_view(feature="users_two_factor_reset")),
     # Features this server does not have yet: "not configured" answers (accounts/api/unavailable.py).

@@ -105,6 +105,10 @@ class UserFilterSet(django_filters.FilterSet):
 
 
 
+#: The statuses of ``GET users/list/{status}``.
+USER_LIST_STATUSES = ("active", "deleted", "all")
+
+
 class UserViewSet(SelectListMixin, ApiViewSet):
     """Users are company-scoped like items (rules 1 to 5): with separation on, a user with a company sees and manages
     only users of that company; super users and users without a company see everyone."""
@@ -115,7 +119,8 @@ class UserViewSet(SelectListMixin, ApiViewSet):
     write_serializer_class = UserWriteSerializer  # request bodies
     schema = ResourceSchema()
     lookup_value_regex = "[^/]+"
-    action_permissions = {"restore": "delete", "selectlist": None, "location_users": "view"}
+    action_permissions = {"restore": "delete", "selectlist": None, "location_users": "view",
+                          "list_by_status": "view"}
     not_found_message = services.USER_NOT_FOUND
     selectlist_keys = SELECTLIST_KEYS
     selectlist_search_fields = ("first_name", "last_name", "username", "email", "employee_num")
@@ -186,6 +191,21 @@ class UserViewSet(SelectListMixin, ApiViewSet):
 
     def retrieve(self, request, pk=None):
         return Response(self.get_serializer(self.get_object()).data)
+
+    @extend_schema(operation_id="users_list_by_status", responses={200: UserProfileSerializer(many=True)})
+    def list_by_status(self, request, status: str | None = None):
+        """``GET users/list/{status}``: Snipe-IT's older list address (v8.1.4 still routes it, to a method its
+        controller no longer has: a 500 there). ``deleted`` lists the deleted users, ``all`` every user, ``active``
+        (or no status) the live ones, each as ``GET /users`` lists them (filters, search, sort, pages, separation).
+        Any other status is a field error rather than a silently different list."""
+        wanted = (status or "active").strip().lower()
+        if wanted not in USER_LIST_STATUSES:
+            choices = ", ".join(USER_LIST_STATUSES)
+            raise exceptions.ValidationError({"status": [f"The status must be one of: {choices}."]})
+        queryset = self.get_queryset()
+        queryset = {"active": queryset.alive, "deleted": queryset.deleted, "all": queryset.all}[wanted]()
+        page = self.paginate_queryset(self.filter_queryset(queryset))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     @extend_schema(operation_id="locations_users_list", responses={200: UserProfileSerializer(many=True)})
     def location_users(self, request, location_pk: str):
