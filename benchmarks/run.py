@@ -1,5 +1,6 @@
-"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users and
-departments API over HTTP against gunicorn (issue 3 item 7, issues 10, 11 and 13).
+"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users,
+departments, maintenances, depreciations, kits, imports, files and checkout requests API over HTTP against gunicorn
+(issue 3 item 7, issues 10, 11, 13 and 27).
 
     .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
                                        [--requests R] [--keep] [--reuse] [--seed-only] [--explain]

@@ -10,7 +10,9 @@ Accessories scale the same way: per 100,000 assets 10,000 accessories with 100,0
 on average, popular accessories hold most: the busiest has about 2% of the rows). The other kinds are measured at a
 fixed size, ``kind_rows`` (10,000): as many consumables with 5 assignment rows each, components with 5 installation
 rows each and licenses with 5 seats each on average (70% assigned); companies and users are topped up to it with
-rows that hold nothing, drawn last so the rest of the data does not depend on it. Accessory checkout rows go to
+rows that hold nothing, drawn last so the rest of the data does not depend on it; then as many departments,
+maintenances, depreciations, kits, CSV uploads, files on one asset and open checkout requests of the super user
+(rows only, no file bodies), each from a random stream of its own. Accessory checkout rows go to
 users (85%), assets (10%) and locations (5%), consumables to users, components into assets; most hold one unit.
 Every item's ``qty`` is at least what is out (a quarter of the items are used up). These rows have no action-log
 rows: no scenario reads the log, and the hardware scenarios keep the data they were measured on.
