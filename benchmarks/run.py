@@ -1,5 +1,6 @@
-"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users and
-departments API over HTTP against gunicorn (issue 3 item 7, issues 10, 11 and 13).
+"""One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users,
+departments, maintenances, depreciations, kits, imports, files and checkout requests API over HTTP against gunicorn
+(issue 3 item 7, issues 10, 11, 13 and 27).
 
     .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
                                        [--requests R] [--keep] [--reuse] [--seed-only] [--explain]
@@ -44,6 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 THROTTLE = 1_000_000
+#: Timed requests (after one warm-up) of the unpaged lists, ``GET /imports`` and ``GET /account/requests``: about a
+#: second each at 10,000 rows, so the default --requests and --warmup would add over two minutes to a run.
+UNPAGED_RUNS = 10
 sys.path.insert(0, str(ROOT))
 # WhiteNoise warns once that `collectstatic` has not run; the benchmark serves no static files.
 warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
@@ -256,6 +260,11 @@ class Fixture:
     users: int = 0
     departments: int = 0
     depreciations: int = 0
+    kits: int = 0
+    imports: int = 0  # the super user's uploads: all of them (the imports list is unpaged)
+    files_asset_id: int | None = None  # the asset whose files are listed (benchmarks/seed.py ``files_asset_id``)
+    files: int = 0
+    requests: int = 0  # the super user's open checkout requests (``account/requests`` is unpaged)
     busy_accessory_id: int | None = None  # the accessory with the most checkout rows
     busy_rows: int = 0
     checkout_accessory_id: int | None = None  # the busiest accessory with a unit left (checkout + checkin)
@@ -392,8 +401,21 @@ def prepare_stock(fx: Fixture) -> None:
     from django.db.models import Count, F
 
     from accounts.models import Department, User
+    from activity.models import StoredFile
+    from benchmarks.seed import files_asset_id
     from companies.models import Company
-    from inventory.models import Accessory, AccessoryCheckout, Component, Consumable, Depreciation, License, Maintenance
+    from inventory.models import (
+        Accessory,
+        AccessoryCheckout,
+        Component,
+        Consumable,
+        Depreciation,
+        ImportFile,
+        Kit,
+        License,
+        Maintenance,
+    )
+    from inventory.services import requests as checkout_requests
     from inventory.services.stock import ACCESSORY
 
     fx.accessories = Accessory.objects.filter(deleted_at__isnull=True).count()
@@ -405,6 +427,12 @@ def prepare_stock(fx: Fixture) -> None:
     fx.users = User.objects.filter(deleted_at__isnull=True).count()
     fx.departments = Department.objects.count()
     fx.depreciations = Depreciation.objects.count()
+    fx.kits = Kit.objects.count()
+    fx.imports = ImportFile.objects.count()
+    fx.files_asset_id = files_asset_id()
+    fx.files = StoredFile.objects.for_record("asset", fx.files_asset_id).count() if fx.files_asset_id else 0
+    admin = User.objects.get(username="admin", deleted_at__isnull=True)
+    fx.requests = checkout_requests.open_requests_of(admin).count()
     if not fx.accessories:
         return
     busy = (AccessoryCheckout.objects.values("accessory_id").order_by().annotate(n=Count("id"))
@@ -424,6 +452,18 @@ def list_check(expected_rows: int | None = None):
             return f"HTTP {status}: {str(body)[:200]}"
         if expected_rows is not None and len(body["rows"]) != expected_rows:
             return f"expected {expected_rows} rows, got {len(body['rows'])} (total {body['total']})"
+        return None
+
+    return check
+
+
+def array_check(expected_rows: int):
+    """An unpaged list answered as a bare JSON array (``GET /imports``, as Snipe-IT's)."""
+    def check(status: int, body) -> str | None:
+        if status != 200 or not isinstance(body, list):
+            return f"HTTP {status}: {str(body)[:200]}"
+        if len(body) != expected_rows:
+            return f"expected {expected_rows} rows, got {len(body)}"
         return None
 
     return check
@@ -568,13 +608,24 @@ def stock_scenarios(fx: Fixture) -> list[Scenario]:
     for kind, count in (("consumables", fx.consumables), ("components", fx.components), ("licenses", fx.licenses),
                         ("maintenances", fx.maintenances),
                         ("companies", fx.companies), ("users", fx.users), ("departments", fx.departments),
-                        ("depreciations", fx.depreciations)):
+                        ("depreciations", fx.depreciations), ("kits", fx.kits)):
         if count:
             found.append(Scenario(f"GET /{kind}?limit=50 ({count:,} rows)", get(f"/api/v1/{kind}?limit=50"),
                                   list_check(min(50, count))))
     if fx.depreciations:
         found.append(Scenario("GET /reports/depreciation?limit=50", get("/api/v1/reports/depreciation?limit=50"),
                               list_check(50)))
+    if fx.imports:  # unpaged, as Snipe-IT's: every upload the caller may see
+        found.append(Scenario(f"GET /imports ({fx.imports:,} rows, unpaged)", get("/api/v1/imports"),
+                              array_check(fx.imports), runs=UNPAGED_RUNS))
+    if fx.files:  # the older per-type path and Snipe-IT v8.5's /{object_type}/{id}/files, the same asset
+        for prefix in ("hardware", "assets"):
+            found.append(Scenario(f"GET /{prefix}/{{id}}/files?limit=50 ({fx.files:,} rows)",
+                                  get(f"/api/v1/{prefix}/{fx.files_asset_id}/files?limit=50"),
+                                  list_check(min(50, fx.files))))
+    if fx.requests:  # unpaged, as Snipe-IT's: all the caller's open requests
+        found.append(Scenario(f"GET /account/requests ({fx.requests:,} rows, unpaged)",
+                              get("/api/v1/account/requests"), list_check(fx.requests), runs=UNPAGED_RUNS))
     return found
 
 
@@ -1112,7 +1163,8 @@ def main(argv=None) -> int:
 
         summary = (f"{args.assets:,} assets, {fx.accessories:,} accessories, {fx.consumables:,} consumables, "
                    f"{fx.components:,} components, {fx.licenses:,} licenses, {fx.companies:,} companies, "
-                   f"{fx.users:,} users, {fx.departments:,} departments, "
+                   f"{fx.users:,} users, {fx.departments:,} departments, {fx.kits:,} kits, {fx.imports:,} imports, "
+                   f"{fx.files:,} files on one asset, {fx.requests:,} open checkout requests, "
                    f"{version}, {os.cpu_count()} CPU ({cpu_model()}), Python {platform.python_version()}, "
                    f"gunicorn 1 worker x {args.threads} threads, {args.requests} timed requests per scenario after "
                    f"{args.warmup} warm-ups, one client, keep-alive; load average "
@@ -1144,7 +1196,8 @@ def main(argv=None) -> int:
         result = {
             "summary": summary, "assets": args.assets, "accessories": fx.accessories, "consumables": fx.consumables,
             "components": fx.components, "licenses": fx.licenses, "companies": fx.companies, "users": fx.users,
-            "departments": fx.departments, "database": version, "kind": kind,
+            "departments": fx.departments, "kits": fx.kits, "imports": fx.imports, "files": fx.files,
+            "requests": fx.requests, "database": version, "kind": kind,
             "load_average": {"before": load_before, "after": load_after},
             "scenarios": scenario_results(found),
             "company_user": {"summary": company_summary, "scenarios": scenario_results(company_found)},

@@ -10,7 +10,9 @@ Accessories scale the same way: per 100,000 assets 10,000 accessories with 100,0
 on average, popular accessories hold most: the busiest has about 2% of the rows). The other kinds are measured at a
 fixed size, ``kind_rows`` (10,000): as many consumables with 5 assignment rows each, components with 5 installation
 rows each and licenses with 5 seats each on average (70% assigned); companies and users are topped up to it with
-rows that hold nothing, drawn last so the rest of the data does not depend on it. Accessory checkout rows go to
+rows that hold nothing, drawn last so the rest of the data does not depend on it; then as many departments,
+maintenances, depreciations, kits, CSV uploads, files on one asset and open checkout requests of the super user
+(rows only, no file bodies), each from a random stream of its own. Accessory checkout rows go to
 users (85%), assets (10%) and locations (5%), consumables to users, components into assets; most hold one unit.
 Every item's ``qty`` is at least what is out (a quarter of the items are used up). These rows have no action-log
 rows: no scenario reads the log, and the hardware scenarios keep the data they were measured on.
@@ -151,6 +153,10 @@ class SeedCounts:
     extra_users: int = 0  # holding nothing, so the users list is measured at ``kind_rows``
     departments: int = 0  # issue 27: the departments list at ``kind_rows``, 80% of the users in one
     depreciations: int = 0  # issue 27: the depreciations list at ``kind_rows``; half the models depreciate
+    kits: int = 0  # the kits list at ``kind_rows`` (names only: the list shows no lines)
+    import_files: int = 0  # the imports list (unpaged) at ``kind_rows``, uploaded by the super user, no files kept
+    stored_files: int = 0  # issue 27: files on one asset (rows only, no bodies), its files list at ``kind_rows``
+    checkout_requests: int = 0  # the super user's open requests (``account/requests``, unpaged), one per asset
 
     @classmethod
     def for_assets(cls, assets: int, accessories: int | None = None, kind_rows: int = KIND_ROWS) -> SeedCounts:
@@ -188,6 +194,10 @@ class SeedCounts:
             extra_users=max(0, others - users),
             departments=others,
             depreciations=others,
+            kits=others,
+            import_files=others,
+            stored_files=others,
+            checkout_requests=min(others, assets),
         )
 
 
@@ -358,7 +368,7 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
     start = now - dt.timedelta(days=5 * 365)
     span = (now - start).total_seconds()
     models_with_stamps = (Company, User, Department, Location, Manufacturer, Category, AssetModel, Supplier,
-                          StatusLabel, Asset, ActionLog, *_stock_models(), Maintenance)
+                          StatusLabel, Asset, ActionLog, *_stock_models(), Maintenance, *_record_list_models())
     began = time.perf_counter()
 
     def stamp(fraction: float) -> dt.datetime:
@@ -510,7 +520,85 @@ def seed(n_assets: int = 100_000, rng_seed: int = 20260301, log=print, accessori
         log(f"  {counts.maintenances:,} maintenances: {time.perf_counter() - began:.1f}s")
         _seed_depreciations(random.Random(rng_seed + 29), admin, stamp, counts.depreciations)
         log(f"  {counts.depreciations:,} depreciations: {time.perf_counter() - began:.1f}s")
+        _seed_record_lists(random.Random(rng_seed + 30), admin, stamp, counts)
+        log(f"  {counts.kits:,} kits, {counts.import_files:,} imports, {counts.stored_files:,} files on one asset, "
+            f"{counts.checkout_requests:,} checkout requests: {time.perf_counter() - began:.1f}s")
     return counts
+
+
+def _record_list_models() -> tuple:
+    from activity.models import StoredFile
+    from inventory.models import CheckoutRequest, ImportFile, Kit
+
+    return Kit, ImportFile, StoredFile, CheckoutRequest
+
+
+IMPORT_HEADER = ["Asset Tag", "Name", "Serial Number", "Model Name", "Category", "Manufacturer", "Status",
+                 "Location", "Purchase Date", "Purchase Cost", "Full Name", "Email"]
+IMPORT_TYPES = ["asset", "asset", "asset", "accessory", "consumable", "component", "license"]
+FILE_TYPES = [("pdf", "application/pdf"), ("png", "image/png"), ("jpg", "image/jpeg"), ("txt", "text/plain")]
+FILE_NAMES = ["invoice", "warranty", "photo", "manual", "delivery-note", "repair-quote", "contract"]
+
+
+def files_asset_id() -> int | None:
+    """The asset the files list is measured on: the oldest live one (``benchmarks/run.py`` finds it again)."""
+    from inventory.models import Asset
+
+    return Asset.objects.filter(deleted_at__isnull=True).order_by("id").values_list("id", flat=True).first()
+
+
+def _seed_record_lists(rng: random.Random, admin, stamp: Callable[[float], dt.datetime], counts: SeedCounts) -> None:
+    """The four record lists, last and from their own random stream (nothing above changes with them):
+    ``counts.kits`` kits (names only); ``counts.import_files`` CSV uploads of the super user (the rows only: the list
+    never opens the kept files, so none is written); ``counts.stored_files`` files on one asset (:func:`files_asset_id`;
+    rows only, the list never reads a body); ``counts.checkout_requests`` open checkout requests of the super user,
+    each of another random live asset (one open request per user and asset). Assets' ``requests_counter`` is left as
+    it is, so the hardware scenarios see the data they were measured on."""
+    from activity.models import StoredFile
+    from inventory.models import Asset, CheckoutRequest, ImportFile, Kit
+
+    def when() -> dt.datetime:
+        return stamp(rng.random())
+
+    kits = []
+    for i in range(counts.kits):
+        created = when()
+        kits.append(Kit(name=f"{rng.choice(DEPARTMENT_NAMES)} starter kit {i + 1:05d}", created_by=admin,
+                        created_at=created, updated_at=created))
+    _bulk(Kit, kits)
+
+    imports = []
+    for i in range(counts.import_files):
+        created = when()
+        processed = rng.random() < 0.6
+        header = IMPORT_HEADER[:rng.randint(6, len(IMPORT_HEADER))]
+        imports.append(ImportFile(
+            name=f"import-{i + 1:05d}.csv", file_path=f"{rng.getrandbits(64):016x}.csv",
+            filesize=rng.randint(200, 5_000_000), import_type=rng.choice(IMPORT_TYPES) if processed else "",
+            header_row=header, first_row=[f"{column} {i + 1}" for column in header],
+            field_map={column: column.lower().replace(" ", "_") for column in header} if processed else None,
+            created_by=admin, created_at=created, updated_at=created))
+    _bulk(ImportFile, imports)
+
+    asset_id = files_asset_id()
+    if asset_id is not None and counts.stored_files:
+        company_id = Asset.objects.filter(pk=asset_id).values_list("company_id", flat=True)[0]
+        files = []
+        for i in range(counts.stored_files):
+            created = when()
+            extension, content_type = rng.choice(FILE_TYPES)
+            files.append(StoredFile(
+                item_type="asset", item_id=asset_id, company_id=company_id,
+                filename=f"{rng.choice(FILE_NAMES)}-{i + 1:05d}.{extension}",
+                storage_name=f"bench/{i + 1:05d}-{rng.getrandbits(64):016x}.{extension}", content_type=content_type,
+                size=rng.randint(1_000, 20_000_000), note="" if rng.random() < 0.7 else f"Note {i + 1}",
+                created_by=admin, created_at=created, updated_at=created))
+        _bulk(StoredFile, files)
+
+    if counts.checkout_requests:
+        live = list(Asset.objects.filter(deleted_at__isnull=True).order_by("id").values_list("id", flat=True))
+        _bulk(CheckoutRequest, [CheckoutRequest(asset_id=pk, user=admin, quantity=1, created_at=when())
+                                for pk in rng.sample(live, min(counts.checkout_requests, len(live)))])
 
 
 def _seed_depreciations(rng: random.Random, admin, stamp, n: int) -> None:
