@@ -1,0 +1,132 @@
+"""The start page's numbers (issue 28, ``inventory/selectors/dashboard.py``) equal what the API answers for the same
+data, are company-scoped, and cost a fixed number of queries."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from assetsvc.site import close_request_scope, open_request_scope
+from inventory.choices import StatusType
+from inventory.selectors.dashboard import dashboard
+from tests.factories import (
+    AccessoryFactory,
+    AssetFactory,
+    AssetModelFactory,
+    CategoryFactory,
+    CompanyFactory,
+    ConsumableFactory,
+    LicenseFactory,
+    StatusLabelFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def total(client, url, **params) -> int:
+    body = client.get(url, params).json()
+    assert "total" in body, body
+    return body["total"]
+
+
+@pytest.fixture
+def inventory(superuser, company):
+    today = timezone.localdate()
+    ready, pending = StatusLabelFactory(name="Ready"), StatusLabelFactory(name="Pending", type=StatusType.PENDING)
+    broken = StatusLabelFactory(name="Broken", type=StatusType.UNDEPLOYABLE)
+    laptops = AssetModelFactory(category=CategoryFactory(name="Laptops"))
+    phones = AssetModelFactory(category=CategoryFactory(name="Phones"))
+    holder = UserFactory(company=company)
+    for n in range(4):
+        AssetFactory(model=laptops, status=ready, company=company, next_audit_date=today + timedelta(days=n * 10))
+    AssetFactory(model=laptops, status=pending, next_audit_date=today - timedelta(days=3))
+    AssetFactory(model=phones, status=broken, purchase_date=today - timedelta(days=340), warranty_months=12)
+    AssetFactory(model=phones, status=ready, purchase_date=today - timedelta(days=200), warranty_months=12)
+    out = AssetFactory(model=phones, status=ready, company=company, assigned_user=holder,
+                       expected_checkin=today - timedelta(days=1))
+    AssetFactory(model=phones, status=ready, assigned_user=holder, expected_checkin=today + timedelta(days=2))
+    AssetFactory(model=phones, status=ready, deleted_at=timezone.now())  # never counted
+    LicenseFactory(expiration_date=today + timedelta(days=5), company=company)
+    LicenseFactory(expiration_date=today + timedelta(days=90))
+    full = LicenseFactory(seats=1)
+    full.seat_rows.update(assigned_user=holder)
+    AccessoryFactory(name="Mice", qty=5, min_amt=5, company=company)
+    AccessoryFactory(name="Keyboards", qty=5, min_amt=2)
+    ConsumableFactory(name="Toner", qty=1, min_amt=3)
+    return {"out": out, "holder": holder}
+
+
+def test_numbers_equal_the_apis(token_client, superuser, inventory):
+    board = dashboard(superuser)
+    statuses = {key: count for key, _label, count in board.statuses}
+    assert statuses == {
+        "rtd": total(token_client, "/api/v1/hardware", status="RTD"),
+        "deployed": total(token_client, "/api/v1/hardware", status="Deployed"),
+        "pending": total(token_client, "/api/v1/hardware", status="Pending"),
+        "undeployable": total(token_client, "/api/v1/hardware", status="Undeployable"),
+        "archived": total(token_client, "/api/v1/hardware", status="Archived"),
+    } == {"rtd": 5, "deployed": 2, "pending": 1, "undeployable": 1, "archived": 0}
+    assert board.assets_total == total(token_client, "/api/v1/hardware") == 9
+    assert board.audits_due == total(token_client, "/api/v1/hardware/audits/due") == 2
+    assert board.audits_overdue == total(token_client, "/api/v1/hardware/audits/overdue") == 1
+    assert board.checkins_due == total(token_client, "/api/v1/hardware/checkins/due") == 1
+    assert board.checkins_overdue == total(token_client, "/api/v1/hardware/checkins/overdue") == 1
+    by_category = {name: count for _pk, name, count in board.categories}
+    for pk, name, count in board.categories:
+        assert count == total(token_client, "/api/v1/hardware", category_id=pk), name
+    assert by_category == {"Laptops": 5, "Phones": 4}
+    assert board.warranties_ending == 1  # bought 340 days ago with 12 months: ends within 30 days
+    assert (board.licenses_expiring, board.licenses_full) == (1, 1)
+    assert board.low_stock_counts == {"accessories": 1, "consumables": 1, "components": 0}
+    assert [(row.name, row.remaining, row.min_amt) for row in board.low_stock] == [("Toner", 1, 3), ("Mice", 5, 5)]
+    accessories = token_client.get("/api/v1/accessories").json()["rows"]
+    assert {row["name"] for row in accessories if row["min_amt"] is not None
+            and row["remaining_qty"] <= row["min_amt"]} == {"Mice"}
+
+
+def test_a_company_sees_only_its_own(make_client, fmcs_on, company, inventory):
+    viewer = UserFactory(company=company, permissions={"assets.view": 1, "licenses.view": 1,
+                                                       "accessories.view": 1})
+    board = dashboard(viewer)
+    client = make_client(viewer)
+    assert board.assets_total == total(client, "/api/v1/hardware") == 5
+    assert board.audits_due == total(client, "/api/v1/hardware/audits/due")
+    assert board.checkins_overdue == 1
+    assert board.licenses_expiring == 1 and board.licenses_full == 0
+    assert board.low_stock_counts["accessories"] == 1 and board.low_stock_counts["consumables"] == 0
+    other = CompanyFactory()
+    assert dashboard(UserFactory(company=other, permissions={"assets.view": 1})).assets_total == 0
+
+
+def test_checkouts_per_week_and_activity(token_client, superuser, inventory):
+    asset = AssetFactory()
+    assert token_client.post(f"/api/v1/hardware/{asset.pk}/checkout",
+                             {"checkout_to_type": "user", "assigned_user": inventory["holder"].pk},
+                             format="json").json()["status"] == "success"
+    board = dashboard(superuser)
+    assert len(board.checkouts_per_week) == 12
+    assert board.checkouts_per_week[-1][1] == 1
+    assert board.checkouts_per_week[-1][0] == board.today - timedelta(days=board.today.weekday())
+    assert board.activity[0].action_type == "checkout"
+
+
+@pytest.fixture
+def request_scope():
+    """The site settings read once, as inside a request (the middleware opens this scope)."""
+    token = open_request_scope()
+    yield
+    close_request_scope(token)
+
+
+def test_a_fixed_number_of_queries(superuser, inventory, request_scope, django_assert_max_num_queries):
+    dashboard(superuser)  # warm the status label cache
+    with django_assert_max_num_queries(10) as small:
+        dashboard(superuser)
+    for n in range(30):
+        AssetFactory(purchase_date=date(2024, 1, 1), warranty_months=n)
+        AccessoryFactory(min_amt=10)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        dashboard(superuser)
