@@ -19,6 +19,7 @@ from assetsvc.admin_services import (
 )
 from inventory.admin.base import RELATED_ONLY, CheckinForm, CheckoutForm, ScopedAdminMixin, action_form_page, admin_link
 from inventory.admin.catalogue import api_form
+from inventory.admin.filters import LicenseAttentionFilter
 from inventory.admin.stock import StockAdmin
 from inventory.api.licenses import serializers as license_serializers
 from inventory.models import (
@@ -62,7 +63,7 @@ class LicenseAdmin(StockAdmin):
     list_display = ["name", "category", "company", "seats", "units_out", "remaining", "expiration_date",
                     "reassignable", "deleted_at"]
     list_filter = [("category", RELATED_ONLY), "company", ("manufacturer", RELATED_ONLY), ("supplier", RELATED_ONLY),
-                   "reassignable", "maintained", ("deleted_at", admin.EmptyFieldListFilter)]
+                   "reassignable", "maintained", LicenseAttentionFilter, ("deleted_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "serial", "order_number", "purchase_order", "license_name", "license_email",
                      "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company"]

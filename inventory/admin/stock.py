@@ -35,6 +35,7 @@ from inventory.admin.base import (
     object_form_page,
 )
 from inventory.admin.catalogue import api_form
+from inventory.admin.filters import LowStockFilter
 from inventory.admin.transfer import CsvImportExportMixin
 from inventory.api.stock import serializers as stock_serializers
 from inventory.models import (
@@ -99,7 +100,7 @@ class StockAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, 
     checkout_intro: ClassVar[str] = "Check out units of these items to one user, asset or location:"
     list_display = ["name", "category", "company", "qty", "units_out", "remaining", "location", "deleted_at"]
     list_filter = [("category", RELATED_ONLY), "company", ("manufacturer", RELATED_ONLY), ("supplier", RELATED_ONLY),
-                   ("location", RELATED_ONLY), ("deleted_at", admin.EmptyFieldListFilter)]
+                   ("location", RELATED_ONLY), LowStockFilter, ("deleted_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "model_number", "order_number", "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company", "location"]
     autocomplete_fields = ["category", "company", "manufacturer", "supplier", "location"]

@@ -130,3 +130,27 @@ def test_a_fixed_number_of_queries(superuser, inventory, request_scope, django_a
         AccessoryFactory(min_amt=10)
     with django_assert_max_num_queries(len(small.captured_queries)):
         dashboard(superuser)
+
+
+@pytest.mark.parametrize(("url", "attribute"), [
+    ("/admin/inventory/asset/?audit=due", "audits_due"),
+    ("/admin/inventory/asset/?audit=overdue", "audits_overdue"),
+    ("/admin/inventory/asset/?checkin=due", "checkins_due"),
+    ("/admin/inventory/asset/?checkin=overdue", "checkins_overdue"),
+    ("/admin/inventory/asset/?warranty=ending", "warranties_ending"),
+    ("/admin/inventory/asset/?status_type=deployed", "deployed"),
+    ("/admin/inventory/asset/?status_type=rtd", "rtd"),
+    ("/admin/inventory/license/?attention=expiring", "licenses_expiring"),
+    ("/admin/inventory/license/?attention=full", "licenses_full"),
+    ("/admin/inventory/accessory/?stock=low", "accessories"),
+    ("/admin/inventory/consumable/?stock=low", "consumables"),
+])
+def test_each_number_has_a_list_filter_that_shows_what_was_counted(client, superuser, inventory, url, attribute):
+    board = dashboard(superuser)
+    statuses = {key: count for key, _label, count in board.statuses}
+    expected = (statuses.get(attribute) if attribute in statuses
+                else board.low_stock_counts.get(attribute, getattr(board, attribute, None)))
+    client.force_login(superuser)
+    response = client.get(url + "&deleted_at__isempty=1")
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == expected, url
