@@ -34,6 +34,7 @@ from assetsvc.admin_services import (
     ServiceAdminMixin,
     ServiceFormMixin,
     ServiceModelForm,
+    SoftDeleteAdminMixin,
     current_request,
     error_map,
     restricted,
@@ -98,12 +99,12 @@ class UserPasswordForm(ServiceFormMixin, AdminPasswordChangeForm):
 
 
 @admin.register(User)
-class UserAdmin(ServiceAdminMixin, DjangoUserAdmin):
+class UserAdmin(SoftDeleteAdminMixin, ServiceAdminMixin, DjangoUserAdmin):
     form = UserEditForm
     add_form = UserAddForm
     change_password_form = UserPasswordForm
     list_display = ["username", "email", "first_name", "last_name", "company", "is_active", "deleted_at"]
-    list_filter = ["is_active", "company", ("deleted_at", admin.EmptyFieldListFilter)]
+    list_filter = ["is_active", "company"]
     search_fields = ["username", "email", "first_name", "last_name", "employee_num"]
     ordering = ["username"]
     filter_horizontal = ["groups"]

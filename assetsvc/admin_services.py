@@ -23,15 +23,18 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.options import IS_POPUP_VAR
-from django.contrib.admin.utils import quote
+from django.contrib.admin.utils import quote, unquote
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models, transaction
 from django.forms.models import construct_instance
 from django.http import HttpRequest, HttpResponseRedirect
+from django.middleware.csrf import get_token
 from django.urls import reverse
+from django.utils.html import format_html
 from rest_framework import exceptions as drf_exceptions
 
 from assetsvc.api.exceptions import FORBIDDEN
@@ -334,3 +337,69 @@ class ReadOnlyModelAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+class DeletedListFilter(admin.SimpleListFilter):
+    """"deleted": No (the default, also for an unknown value), Yes or All. Soft-deleted rows stay in the database
+    (restorable, named by the action log), but a change list is for the rows in use (issue 28)."""
+
+    title = "deleted"
+    parameter_name = "deleted"
+
+    def lookups(self, request, model_admin):
+        return [("no", "No"), ("yes", "Yes"), ("all", "All")]
+
+    def choices(self, changelist):
+        current = self.value() if self.value() in {"yes", "all"} else "no"
+        for lookup, title in self.lookup_choices:
+            query = (changelist.get_query_string(remove=[self.parameter_name]) if lookup == "no"
+                     else changelist.get_query_string({self.parameter_name: lookup}))
+            yield {"selected": current == lookup, "query_string": query, "display": title}
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(deleted_at__isnull=False)
+        if self.value() == "all":
+            return queryset
+        return queryset.filter(deleted_at__isnull=True)
+
+
+def _filters_deleted_at(item: Any) -> bool:
+    return (item[0] if isinstance(item, list | tuple) else item) == "deleted_at"
+
+
+class SoftDeleteAdminMixin:
+    """Mix into the admin of every model with ``deleted_at`` (``tests/admin/test_soft_deleted.py`` checks that each
+    one does): its change list hides deleted rows unless the "deleted" filter asks for them (a "deleted at" filter of
+    the admin is replaced), and a deleted row opened by its URL shows read-only, with a notice and, where the admin
+    restores (``restore_item``), a button that runs the list's "restore" action on it."""
+
+    def get_list_filter(self, request):
+        filters = [item for item in super().get_list_filter(request) if not _filters_deleted_at(item)]
+        return [*filters, DeletedListFilter]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        if obj is not None and getattr(obj, "deleted_at", None) is not None:
+            return False  # read-only: the services refuse changes to a deleted row; restoring comes first
+        return super().has_change_permission(request, obj)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if request.method == "GET":
+            obj = self.get_object(request, unquote(object_id))
+            if obj is not None and obj.deleted_at is not None:
+                self.message_user(request, self.deleted_notice(request, obj), level=messages.WARNING)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def deleted_notice(self, request: HttpRequest, obj: Any) -> str:
+        opts = self.opts
+        text = f"This {opts.verbose_name} was deleted on {obj.deleted_at:%Y-%m-%d %H:%M}; it is shown read-only."
+        if getattr(self, "restore_item", None) is None or not self.has_change_permission(request):
+            return text
+        url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist", current_app=self.admin_site.name)
+        return format_html(
+            '{} <form method="post" action="{}?{}=yes" style="display:inline">'
+            '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+            '<input type="hidden" name="action" value="restore_selected"><input type="hidden" name="index" value="0">'
+            '<input type="hidden" name="{}" value="{}">'
+            '<button type="submit" class="button" id="restore-deleted">Restore</button></form>',
+            text, url, DeletedListFilter.parameter_name, get_token(request), ACTION_CHECKBOX_NAME, obj.pk)

@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "WEBHOOK_TIMEOUT": 5,
     "WEBHOOK_LOG_RETENTION_DAYS": 90,
     "HEALTH_READY_CACHE_SECONDS": 2,
+    "SITE_NAME": "Asset management",
 }
 
 

@@ -70,7 +70,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "assetsvc.apps.AssetsvcAdminConfig",  # django.contrib.admin with our AdminSite (site name, Internals, pickers)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -339,6 +339,8 @@ ASSETSVC = {
     # Seconds a process reuses its /health/ready answer (issue 25: unthrottled, several queries a call); 0: none.
     "HEALTH_READY_CACHE_SECONDS": env_int("HEALTH_READY_CACHE_SECONDS", 2, minimum=0),
     "WEBHOOK_LOG_RETENTION_DAYS": env_int("WEBHOOK_LOG_RETENTION_DAYS", 90, minimum=1),
+    # The admin's header, browser title, index title and login page (issue 28), instead of "Django administration".
+    "SITE_NAME": os.environ.get("SITE_NAME", "").strip() or "Asset management",
 }
 
 RATELIMIT_USE_CACHE = "default"

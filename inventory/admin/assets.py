@@ -19,6 +19,7 @@ from accounts.models import User
 from assetsvc.admin_services import (
     ServiceAdminMixin,
     ServiceModelForm,
+    SoftDeleteAdminMixin,
 )
 from assetsvc.site import get_site_settings
 from inventory import labels
@@ -149,7 +150,8 @@ class AssetAuditForm(PickerForm):
 
 
 @admin.register(Asset)
-class AssetAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin,
+                 admin.ModelAdmin):
     csv_kind = "asset"
     """Assets: saved by ``asset_create``/``asset_update`` (the status too), checked out, in and audited from the list
     (actions) and from the asset's page (buttons, each a form page calling the same service as the API), labels
@@ -161,7 +163,7 @@ class AssetAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, 
     list_display = ["asset_tag", "name", "model", "status", "company", "assigned_target", "location", "deleted_at"]
     list_filter = ["status", "company", ("location", RELATED_ONLY), ("model", RELATED_ONLY),
                    ("model__category", RELATED_ONLY), AssignedFilter, StatusTypeFilter, AuditDueFilter,
-                   CheckinDueFilter, WarrantyFilter, ("deleted_at", admin.EmptyFieldListFilter)]
+                   CheckinDueFilter, WarrantyFilter]
     search_fields = ["asset_tag", "name", "serial", "order_number"]
     list_select_related = ["model", "status", "company", "location", "assigned_user", "assigned_asset",
                            "assigned_location"]

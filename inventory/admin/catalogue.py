@@ -10,6 +10,7 @@ from accounts.models import User
 from assetsvc.admin_services import (
     ServiceAdminMixin,
     ServiceModelForm,
+    SoftDeleteAdminMixin,
 )
 from companies.querysets import may_change_catalogue_record
 from inventory.admin.base import ScopedAdminMixin
@@ -71,16 +72,13 @@ class CatalogueAdmin(SharedCatalogueAdminMixin, ScopedAdminMixin, ServiceAdminMi
         catalogue_services.catalogue_item_delete(item=obj, actor=request.user)
 
 
-class SoftDeletedCatalogueAdmin(CatalogueAdmin):
-    """Manufacturers and models: deleted rows stay listed (filter "deleted at"), and can be restored."""
+class SoftDeletedCatalogueAdmin(SoftDeleteAdminMixin, CatalogueAdmin):
+    """Manufacturers and models: deleted rows are listed with the filter "deleted", and can be restored."""
 
     readonly_fields = [*CatalogueAdmin.readonly_fields, "deleted_at"]
 
     def get_list_display(self, request):
         return [*super().get_list_display(request), "deleted_at"]
-
-    def get_list_filter(self, request):
-        return [*super().get_list_filter(request), ("deleted_at", admin.EmptyFieldListFilter)]
 
     def restore_item(self, request, obj) -> None:
         catalogue_services.catalogue_item_restore(item=obj, actor=request.user)

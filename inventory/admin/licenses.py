@@ -63,7 +63,7 @@ class LicenseAdmin(StockAdmin):
     list_display = ["name", "category", "company", "seats", "units_out", "remaining", "expiration_date",
                     "reassignable", "deleted_at"]
     list_filter = [("category", RELATED_ONLY), "company", ("manufacturer", RELATED_ONLY), ("supplier", RELATED_ONLY),
-                   "reassignable", "maintained", LicenseAttentionFilter, ("deleted_at", admin.EmptyFieldListFilter)]
+                   "reassignable", "maintained", LicenseAttentionFilter]
     search_fields = ["name", "serial", "order_number", "purchase_order", "license_name", "license_email",
                      "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company"]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from assetsvc.admin_services import ServiceAdminMixin, ServiceModelForm
+from assetsvc.admin_services import ServiceAdminMixin, ServiceModelForm, SoftDeleteAdminMixin
 from inventory.admin.base import RELATED_ONLY, ActionLogHistoryMixin, ScopedAdminMixin
 from inventory.admin.catalogue import api_form
 from inventory.api.maintenances.serializers import MaintenanceWriteSerializer
@@ -29,13 +29,14 @@ class MaintenanceForm(ServiceModelForm):
 
 
 @admin.register(Maintenance)
-class MaintenanceAdmin(ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class MaintenanceAdmin(SoftDeleteAdminMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin,
+                       admin.ModelAdmin):
     form = api_form(Maintenance, MaintenanceWriteSerializer, MaintenanceForm)
     log_item_type = maintenances.ITEM_TYPE
     list_display = ["title", "asset", "asset_maintenance_type", "supplier", "start_date", "completion_date",
                     "asset_maintenance_time", "is_warranty", "deleted_at"]
     list_filter = ["asset_maintenance_type", "is_warranty", ("supplier", RELATED_ONLY),
-                   ("completion_date", admin.EmptyFieldListFilter), ("deleted_at", admin.EmptyFieldListFilter)]
+                   ("completion_date", admin.EmptyFieldListFilter)]
     search_fields = ["title", "notes", "asset__asset_tag", "asset__name", "asset__serial", "supplier__name"]
     list_select_related = ["asset", "asset__model", "supplier"]
     autocomplete_fields = ["asset", "supplier"]

@@ -21,6 +21,7 @@ from assetsvc.admin_services import (
     ReadOnlyModelAdmin,
     ServiceAdminMixin,
     ServiceModelForm,
+    SoftDeleteAdminMixin,
     error_text,
 )
 from inventory.admin.base import (
@@ -87,12 +88,13 @@ class ConsumableCheckoutForm(StockCheckoutForm):
 STOCK_OWNED = ["created_by", "created_at", "updated_at", "deleted_at"]
 
 
-class StockAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin, admin.ModelAdmin):
+class StockAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin,
+                 admin.ModelAdmin):
     """What the accessory and consumable admins share; each declares its kind, form and checkout form.
 
     The list annotates the units out with the kind's subquery (as the API's list), so a page is one query whatever
-    its length and "units out" / "remaining" sort in the database. Deleted rows stay listed (filter "deleted at") and
-    can be restored. Who holds what is a read-only table on the item's page, not an inline: nothing of it is posted
+    its length and "units out" / "remaining" sort in the database. Deleted rows are listed with the filter "deleted"
+    and can be restored. Who holds what is a read-only table on the item's page, not an inline: nothing of it is posted
     back with the item's form, and rows change only by checkout and checkin."""
 
     kind: ClassVar[stock.StockKind]
@@ -100,7 +102,7 @@ class StockAdmin(CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, 
     checkout_intro: ClassVar[str] = "Check out units of these items to one user, asset or location:"
     list_display = ["name", "category", "company", "qty", "units_out", "remaining", "location", "deleted_at"]
     list_filter = [("category", RELATED_ONLY), "company", ("manufacturer", RELATED_ONLY), ("supplier", RELATED_ONLY),
-                   ("location", RELATED_ONLY), LowStockFilter, ("deleted_at", admin.EmptyFieldListFilter)]
+                   ("location", RELATED_ONLY), LowStockFilter]
     search_fields = ["name", "model_number", "order_number", "category__name", "manufacturer__name", "supplier__name"]
     list_select_related = ["category", "company", "location"]
     autocomplete_fields = ["category", "company", "manufacturer", "supplier", "location"]

@@ -11,7 +11,7 @@ from tests.factories import UserFactory
 def test_super_user_signs_in_with_the_login_form(admin_page, admin_user):
     expect(admin_page).to_have_url(re.compile(r"/admin/$"))
     expect(admin_page.locator("#user-tools")).to_contain_text("Ada")
-    expect(admin_page.locator("#content h1")).to_have_text("Site administration")
+    expect(admin_page.locator("#content h1")).to_have_text("Asset management")  # SITE_NAME (issue 28)
     # The admin's stylesheet was served and applied (the header is dark, not the browser's white default).
     background = admin_page.locator("#header").evaluate("node => getComputedStyle(node).backgroundColor")
     assert background != "rgba(0, 0, 0, 0)"

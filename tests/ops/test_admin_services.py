@@ -21,7 +21,7 @@ from activity.models import ActionLog
 from companies.models import Company
 from companies.services import COMPANY_NOT_EMPTY
 from inventory.models import Asset, Manufacturer, StatusLabel
-from inventory.services.catalogue import ITEM_DELETED, MANUFACTURER_IN_USE, STATUS_LABEL_IN_USE
+from inventory.services.catalogue import MANUFACTURER_IN_USE, STATUS_LABEL_IN_USE
 from tests.factories import (
     AssetFactory,
     AssetModelFactory,
@@ -78,8 +78,11 @@ def form_errors(response) -> str:
     return " ".join(str(error) for errors in form.errors.values() for error in errors)
 
 
-def action(client, model, name: str, objs) -> Any:
-    return client.post(url(model), {"action": name, ACTION_CHECKBOX_NAME: [obj.pk for obj in objs]}, follow=True)
+def action(client, model, name: str, objs, query: str = "") -> Any:
+    """A list action on ``objs``, posted to the change list (``query``: its filter, e.g. ``deleted=yes`` for deleted
+    rows, which the default list leaves out)."""
+    return client.post(f"{url(model)}?{query}" if query else url(model),
+                       {"action": name, ACTION_CHECKBOX_NAME: [obj.pk for obj in objs]}, follow=True)
 
 
 # --- assets: the limits the API's serializer enforced ----------------------------------------------------------------
@@ -237,10 +240,10 @@ def test_bulk_delete_and_restore_actions(admin_client):
     assert free.deleted_at is not None and holder.deleted_at is None
     assert 'value="delete_selected"' not in resp.content.decode()  # Django's raw bulk delete is not offered
 
-    deleted = admin_client.get(url(User), {"deleted_at__isempty": "0"})
+    deleted = admin_client.get(url(User), {"deleted": "yes"})
     assert [row.pk for row in deleted.context["cl"].result_list] == [free.pk]
 
-    resp = action(admin_client, User, "restore_selected", [free])
+    resp = action(admin_client, User, "restore_selected", [free], "deleted=yes")
     assert any(text == "1 users restored." for text in texts(resp))
     free.refresh_from_db()
     assert free.deleted_at is None
@@ -251,8 +254,10 @@ def test_deleted_user_cannot_be_changed_until_restored(admin_client, superuser):
     user = UserFactory(jobtitle="")
     user_delete(actor=superuser, user=user)
     page = url(User, "change", user.pk)
-    resp = admin_client.post(page, form_data(admin_client, page, jobtitle="Ghost"))
-    assert resp.status_code == 200 and "restore this user" in form_errors(resp)
+    data = form_data(admin_client, page, jobtitle="Ghost")
+    # issue 28: a deleted record's page is read-only (the service would refuse too: "restore this user")
+    assert "This user was deleted on" in admin_client.get(page).content.decode()
+    assert admin_client.post(page, data).status_code == 403
     user.refresh_from_db()
     assert user.jobtitle == ""
 
@@ -269,7 +274,7 @@ def test_password_change_goes_through_the_service(admin_client, superuser):
 
     user_delete(actor=superuser, user=user)
     resp = admin_client.post(page, {"password1": "a third long secret", "password2": "a third long secret"})
-    assert resp.status_code == 200 and b"restore this user" in resp.content
+    assert resp.status_code == 403  # issue 28: a deleted user is read-only in the admin until restored
     user.refresh_from_db()
     assert user.check_password("another long secret")
 
@@ -364,14 +369,16 @@ def test_manufacturer_soft_delete_restore_and_edit_of_a_deleted_one(admin_client
     assert resp.status_code == 302
     manufacturer.refresh_from_db()
     assert manufacturer.deleted_at is not None
-    listed = admin_client.get(url(Manufacturer), {"deleted_at__isempty": "0"})
+    listed = admin_client.get(url(Manufacturer), {"deleted": "yes"})
     assert [row.pk for row in listed.context["cl"].result_list] == [manufacturer.pk]
 
     page = url(Manufacturer, "change", manufacturer.pk)
-    resp = admin_client.post(page, form_data(admin_client, page, notes="edited"))
-    assert resp.status_code == 200 and ITEM_DELETED in form_errors(resp)
+    data = form_data(admin_client, page, notes="edited")
+    assert admin_client.post(page, data).status_code == 403  # issue 28: read-only until restored
+    manufacturer.refresh_from_db()
+    assert manufacturer.notes == ""
 
-    action(admin_client, Manufacturer, "restore_selected", [manufacturer])
+    action(admin_client, Manufacturer, "restore_selected", [manufacturer], "deleted=yes")
     manufacturer.refresh_from_db()
     assert manufacturer.deleted_at is None
     assert list(ActionLog.objects.order_by("id").values_list("action_type", flat=True)) == ["delete", "restore"]

@@ -64,7 +64,7 @@ def test_checkout_checkin_audit_actions(admin_client):
                                    "apply": "1"})
     admin_client.post(CHANGELIST, {"action": "audit_selected", ACTION_CHECKBOX_NAME: [asset.pk]})
     admin_client.post(CHANGELIST, {"action": "delete_selected_assets", ACTION_CHECKBOX_NAME: [asset.pk]})
-    admin_client.post(CHANGELIST, {"action": "restore_selected", ACTION_CHECKBOX_NAME: [asset.pk]})
+    admin_client.post(f"{CHANGELIST}?deleted=yes", {"action": "restore_selected", ACTION_CHECKBOX_NAME: [asset.pk]})
     assert list(ActionLog.objects.order_by("id").values_list("action_type", flat=True)) == [
         "checkout", "checkin from", "audit", "delete", "restore"]
 
