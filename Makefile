@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run serve worker prune setup test test-fast lint lock bench clean mutate
+.PHONY: install run serve worker prune setup test test-fast lint lock bench clean mutate screenshots
 
 $(BIN)/.installed: requirements.lock
 	@version="$(if $(PYTHON),$(call PYTHON_VERSION_OF,$(PYTHON)))"; case " $(SUPPORTED_PYTHON) " in *" $$version "*) ;; \
@@ -82,6 +82,11 @@ lock:
 mutate: install
 	rm -rf mutants
 	$(BIN)/python scripts/mutate.py $(MUTATE_ARGS)
+
+# The pictures in docs/back-office.md, retaken by the browser tests that call screenshot() (tests/browser/helpers.py)
+# at desktop and phone width; needs Debian's chromium.
+screenshots: install
+	SCREENSHOTS_DIR=docs/img BROWSER_TESTS=required $(BIN)/pytest -p no:xdist -q tests/browser
 
 bench: install .secret_key
 	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)

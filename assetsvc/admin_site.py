@@ -7,6 +7,9 @@ Django admin with three changes, so no app's ``admin.site.register``/``unregiste
   registered again) are super users' business: whatever admin registers them is wrapped in
   :class:`InternalAdminMixin` (every right needs a super user, so an administrator gets 403 on their pages), and the
   index and sidebar list them under one "Internals" heading, last.
+- **Start page.** The index shows the panels the apps above register with :func:`register_index_panel` (inventory's
+  dashboard, issue 28) above the app list; Django's "Recent actions" box (its own log, which the services do not
+  write) is left out.
 - **Pickers.** The autocomplete answers (select2 pickers) label a row with its ``picker_label`` ("Jane Doe (jdoe,
   jane@example.com)", "TAG – name (serial)") and leave soft-deleted rows out. The rows still come from the related
   admin's ``get_queryset`` and ``get_search_results``, so company separation and search fields are the admin's own.
@@ -14,6 +17,8 @@ Django admin with three changes, so no app's ``admin.site.register``/``unregiste
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -21,12 +26,28 @@ from django.contrib import admin
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.db import models
 from django.db.models.base import ModelBase
+from django.http import HttpRequest
 
 from assetsvc.conf import app_settings
+from assetsvc.registry import entries, register_entry
 
 #: App labels whose models are internals (shown to super users only, under "Internals").
 INTERNAL_APP_LABELS = frozenset({"django_tasks_database", "django_tasks", "oauth2_provider"})
 INTERNALS_HEADING = "Internals"
+#: ``assetsvc.registry`` store of the start page's panels: key -> :class:`IndexPanel`.
+INDEX_PANELS = "admin_index_panels"
+
+
+@dataclass(frozen=True)
+class IndexPanel:
+    """A part of the admin's start page: ``template`` is included with the context ``context(request)`` returns."""
+
+    template: str
+    context: Callable[[HttpRequest], dict[str, Any]]
+
+
+def register_index_panel(key: str, panel: IndexPanel) -> None:
+    register_entry(INDEX_PANELS, key, panel)
 
 
 def picker_label(obj: models.Model) -> str:
@@ -94,6 +115,16 @@ class InternalAdminMixin:
 
 class AssetsvcAdminSite(admin.AdminSite):
     """``admin.site`` (see the module docstring)."""
+
+    index_template = "admin/assetsvc/index.html"
+
+    def index(self, request, extra_context=None):
+        context = dict(extra_context or {})
+        panels = list(entries(INDEX_PANELS).values())
+        for panel in panels:
+            context.update(panel.context(request))
+        context["index_panels"] = [panel.template for panel in panels]
+        return super().index(request, context)
 
     @property
     def site_header(self) -> str:

@@ -7,6 +7,7 @@ from inventory.admin import (  # noqa: F401
     assets,
     catalogue,
     custom_fields,
+    dashboard,
     kits,
     licenses,
     maintenances,

@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import urlencode
 
+from assetsvc.admin_site import IndexPanel, register_index_panel
 from inventory.admin.base import log_rows
 from inventory.selectors import dashboard as numbers
 
@@ -38,7 +39,7 @@ class Card:
 #: Geometry of the horizontal bar charts (SVG user units; the picture scales to its box).
 CHART_WIDTH, LABEL_WIDTH, BAR_SPACE, ROW, BAR_HEIGHT = 400, 140, 210, 26, 18
 #: Geometry of the weekly chart.
-WEEK_HEIGHT, WEEK_TOP, WEEK_BOTTOM, WEEK_BAR = 175, 16, 145, 22
+WEEK_HEIGHT, WEEK_TOP, WEEK_BOTTOM, WEEK_BAR, WEEK_MARGIN = 175, 16, 145, 22, 14
 
 
 @dataclass(frozen=True)
@@ -97,12 +98,13 @@ def _bars(rows: list[tuple[str, int, str, str]]) -> dict[str, Any]:
 
 def _week_bars(weeks: list[tuple[Any, int]]) -> dict[str, Any]:
     highest = max((n for _week, n in weeks), default=0) or 1
-    slot = CHART_WIDTH / max(len(weeks), 1)
+    slot = (CHART_WIDTH - 2 * WEEK_MARGIN) / max(len(weeks), 1)
     space = WEEK_BOTTOM - WEEK_TOP
     bars = []
     for n, (week, count) in enumerate(weeks):
         height = round(space * count / highest, 1)
-        bars.append(WeekBar(week, count, round(n * slot + (slot - WEEK_BAR) / 2, 1), WEEK_BOTTOM - height, height,
+        bars.append(WeekBar(week, count, round(WEEK_MARGIN + n * slot + (slot - WEEK_BAR) / 2, 1), WEEK_BOTTOM - height,
+                            height,
                             (len(weeks) - 1 - n) % 2 == 0))
     return {"bars": bars, "height": WEEK_HEIGHT, "width": CHART_WIDTH, "bottom": WEEK_BOTTOM, "bar_width": WEEK_BAR,
             "total": sum(count for _week, count in weeks)}
@@ -152,3 +154,6 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
 
 
 _MODEL_OF = {"accessories": "accessory", "consumables": "consumable", "components": "component"}
+
+
+register_index_panel("inventory.dashboard", IndexPanel("admin/inventory/dashboard.html", dashboard_context))

@@ -8,6 +8,8 @@ for anything that appears after a navigation.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 try:
@@ -20,8 +22,8 @@ if TYPE_CHECKING:
 
     from playwright.sync_api import Page
 
-__all__ = ["ADMIN_PASSWORD", "expect", "login", "messages", "pick_autocomplete", "result_column", "run_action",
-           "search"]
+__all__ = ["ADMIN_PASSWORD", "DESKTOP", "PHONE", "expect", "fits_the_width", "login", "messages", "pick_autocomplete",
+           "result_column", "run_action", "screenshot", "search"]
 
 ADMIN_PASSWORD = "correct horse battery"  # UserFactory's
 
@@ -71,3 +73,21 @@ def pick_autocomplete(page: Page, select_id: str, typed: str, choice: str) -> No
     expect(option).to_be_visible()
     option.click()
     expect(page.locator(f"#select2-{select_id}-container")).to_contain_text(choice)
+
+
+#: Where :func:`screenshot` saves pictures for the documentation (``make screenshots`` sets it to ``docs/img``);
+#: unset, nothing is saved.
+SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR", "")
+DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Save the full page as ``<SCREENSHOTS_DIR>/<name>.png`` when the variable is set (the docs' pictures)."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+
+
+def fits_the_width(page: Page) -> bool:
+    """Whether the page needs no sideways scrolling at its viewport's width (a phone at the shelf)."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
