@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm, BaseUserCreationForm, UserChangeForm
 from django.contrib.auth.models import Group
@@ -39,6 +40,7 @@ from assetsvc.admin_services import (
     error_map,
     restricted,
 )
+from assetsvc.admin_site import use_picker_labels
 
 #: Admin form field → the API's input name, where the serializer's field ``source`` does not tell.
 USER_API_NAMES = {"is_active": "activated", "password1": "password"}
@@ -205,7 +207,7 @@ class DepartmentAdmin(ServiceAdminMixin, admin.ModelAdmin):
         formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
         if getattr(formfield, "queryset", None) is not None:
             formfield.queryset = restricted(formfield.queryset, request.user)
-        return formfield
+        return use_picker_labels(formfield)  # the manager reads as in the autocomplete (issue 28)
 
     @admin.display(description="users", ordering="users_count")
     def users_count(self, obj: Department) -> int:
@@ -225,9 +227,13 @@ class PersonalTokenAddForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # a searching picker (the user admin's search fields), labelled as every user picker (issue 28); the widget
+        # first: setting the queryset hands the widget its choices
+        self.fields["user"].widget = AutocompleteSelect(PersonalAccessToken._meta.get_field("user"), admin.site)
         # issue_token's rule: no token for a deleted or deactivated user (it could not authenticate anyway).
         self.fields["user"].queryset = User.objects.filter(is_active=True, deleted_at__isnull=True).order_by(
             "username")
+        use_picker_labels(self.fields["user"])
         self.fields["name"].initial = DEFAULT_TOKEN_NAME
 
 

@@ -187,6 +187,15 @@ class User(AbstractBaseUser):
         return full_name(self.first_name, self.last_name, self.username)
 
     @property
+    def picker_label(self) -> str:
+        """How the admin's user pickers show a person (issue 28): "Jane Doe (jdoe, jane@example.com)", leaving out
+        what is empty ("jdoe (jane@example.com)", "jdoe")."""
+        name = f"{self.first_name} {self.last_name}".strip()
+        details = ", ".join(part for part in ((self.username if name else ""), self.email) if part)
+        head = name or self.username
+        return f"{head} ({details})" if details else head
+
+    @property
     def is_superuser(self) -> bool:
         return perms.is_superuser(self)
 

@@ -34,6 +34,7 @@ from django.forms.models import construct_instance
 from django.http import HttpRequest, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from rest_framework import exceptions as drf_exceptions
 
@@ -392,7 +393,8 @@ class SoftDeleteAdminMixin:
 
     def deleted_notice(self, request: HttpRequest, obj: Any) -> str:
         opts = self.opts
-        text = f"This {opts.verbose_name} was deleted on {obj.deleted_at:%Y-%m-%d %H:%M}; it is shown read-only."
+        when = timezone.localtime(obj.deleted_at)  # TIME_ZONE, as the admin shows dates
+        text = f"This {opts.verbose_name} was deleted on {when:%Y-%m-%d %H:%M}; it is shown read-only."
         if getattr(self, "restore_item", None) is None or not self.has_change_permission(request):
             return text
         url = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist", current_app=self.admin_site.name)

@@ -21,6 +21,7 @@ from assetsvc.admin_services import (
     ServiceModelForm,
     SoftDeleteAdminMixin,
 )
+from assetsvc.admin_site import PickerChoiceField
 from assetsvc.site import get_site_settings
 from inventory import labels
 from inventory.admin import custom_values as admin_custom_values
@@ -106,11 +107,11 @@ class AssetCheckoutForm(PickerForm):
 
     checkout_to_type = forms.ChoiceField(label="Check out to", initial="user", widget=forms.RadioSelect,
                                          choices=[("user", "User"), ("asset", "Asset"), ("location", "Location")])
-    assigned_user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
+    assigned_user = PickerChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
                                            required=False, label="User", widget=_autocomplete("assigned_user"))
-    assigned_asset = forms.ModelChoiceField(Asset.objects.alive(), required=False, label="Asset",
+    assigned_asset = PickerChoiceField(Asset.objects.alive(), required=False, label="Asset",
                                             widget=_autocomplete("assigned_asset"))
-    assigned_location = forms.ModelChoiceField(Location.objects.all(), required=False, label="Location",
+    assigned_location = PickerChoiceField(Location.objects.all(), required=False, label="Location",
                                                widget=_autocomplete("assigned_location"))
     expected_checkin = forms.DateField(required=False, widget=AdminDateWidget)
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -217,6 +218,11 @@ class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMix
         if db_field.name == "model":  # as the API: a deleted model takes no new assets
             kwargs["queryset"] = AssetModel.objects.filter(deleted_at__isnull=True)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_search_results(self, request, queryset, search_term):
+        # the autocomplete's labels name the model of an asset without a name (Asset.picker_label): one query
+        queryset, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        return queryset.select_related("model"), may_have_duplicates
 
     def delete_item(self, request, obj: Asset) -> None:
         services.asset_delete(asset=obj, actor=request.user)

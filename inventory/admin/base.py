@@ -28,6 +28,7 @@ from assetsvc.admin_services import (
     error_text,
     restricted,
 )
+from assetsvc.admin_site import PickerChoiceField, use_picker_labels
 from assetsvc.api.fields import visible_reference
 from assetsvc.scoping import limiting_company_id
 from inventory.api.reports import activity_rows
@@ -42,7 +43,9 @@ RELATED_ONLY = admin.RelatedOnlyFieldListFilter
 
 def _autocomplete(field_name: str) -> AutocompleteSelect:
     """An autocomplete picker backed by the admin of the asset field's related model (its search fields, and its
-    ``get_queryset``, so company separation applies to the suggestions too)."""
+    ``get_queryset``, so company separation applies to the suggestions too). Its answers are labelled by
+    ``assetsvc.admin_site`` (users as "Jane Doe (jdoe, jane@example.com)", assets as "TAG – name (serial)"); the form
+    fields are ``PickerChoiceField`` so a chosen row reads the same."""
     return AutocompleteSelect(Asset._meta.get_field(field_name), admin.site)
 
 
@@ -59,10 +62,10 @@ class PickerForm(forms.Form):
 class CheckoutForm(PickerForm):
     """Target of the "check out" admin action: exactly one of user, asset or location."""
 
-    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True), required=False,
+    user = PickerChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True), required=False,
                                   widget=_autocomplete("assigned_user"))
-    asset = forms.ModelChoiceField(Asset.objects.alive(), required=False, widget=_autocomplete("assigned_asset"))
-    location = forms.ModelChoiceField(Location.objects.all(), required=False, widget=_autocomplete("assigned_location"))
+    asset = PickerChoiceField(Asset.objects.alive(), required=False, widget=_autocomplete("assigned_asset"))
+    location = PickerChoiceField(Location.objects.all(), required=False, widget=_autocomplete("assigned_location"))
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def clean(self):
@@ -128,7 +131,7 @@ class ScopedAdminMixin:
         formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
         if getattr(formfield, "queryset", None) is not None:
             formfield.queryset = restricted(formfield.queryset, request.user)
-        return formfield
+        return use_picker_labels(formfield)  # a chosen user or asset reads as in the autocomplete (issue 28)
 
 
 def render_with_request(request: HttpRequest, view: Callable[..., Any], *args: Any) -> Any:

@@ -119,6 +119,7 @@ class LocationAdmin(CatalogueAdmin):
     form = api_form(Location, catalogue_serializers.LocationWriteSerializer)
     list_display = ["name", "parent", "company"]
     list_select_related = ["parent", "company"]
+    autocomplete_fields = ["manager"]  # a user picker that searches (issue 28)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "manager":  # as the API: a deleted user manages nothing

@@ -20,6 +20,7 @@ from django.http import HttpResponseRedirect
 
 from accounts.models import User
 from assetsvc.admin_services import SERVICE_ERRORS, ServiceAdminMixin, ServiceModelForm, error_map, error_text
+from assetsvc.admin_site import PickerChoiceField
 from assetsvc.exceptions import DomainError
 from inventory.admin.base import ActionLogHistoryMixin, PickerForm, _autocomplete, action_form_page
 from inventory.admin.catalogue import SharedCatalogueAdminMixin, api_form
@@ -126,7 +127,7 @@ KIT_INLINES = [
 class KitCheckoutForm(PickerForm):
     """Input of "Check out to a user…": the user every selected kit goes to, and the checkout's note and dates."""
 
-    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
+    user = PickerChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
                                   widget=_autocomplete("assigned_user"))
     checkout_at = forms.DateField(required=False, help_text="Empty: now.")
     expected_checkin = forms.DateField(required=False)

@@ -24,6 +24,7 @@ from assetsvc.admin_services import (
     SoftDeleteAdminMixin,
     error_text,
 )
+from assetsvc.admin_site import PickerChoiceField
 from inventory.admin.base import (
     RELATED_ONLY,
     ActionLogHistoryMixin,
@@ -74,7 +75,7 @@ class StockCheckoutForm(CheckoutForm):
 class ConsumableCheckoutForm(StockCheckoutForm):
     """Consumables are handed to a user only."""
 
-    user = forms.ModelChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
+    user = PickerChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
                                   widget=_autocomplete("assigned_user"))
     asset = None
     location = None
@@ -273,7 +274,7 @@ class AccessoryCheckoutAdmin(ScopedAdminMixin, ReadOnlyModelAdmin):
 class ComponentCheckoutForm(StockCheckoutForm):
     """Components are installed into an asset only (a live one; the service checks it again under the lock)."""
 
-    asset = forms.ModelChoiceField(Asset.objects.alive(), widget=_autocomplete("assigned_asset"))
+    asset = PickerChoiceField(Asset.objects.alive(), widget=_autocomplete("assigned_asset"))
     user = None
     location = None
 

@@ -168,6 +168,14 @@ class Asset(TimestampedModel):
         return asset_display_name(self.name, self.model.name if self.model_id else "")
 
     @property
+    def picker_label(self) -> str:
+        """How the admin's asset pickers show an asset (issue 28): "TAG – name (serial)", the model's name when the
+        asset has none, leaving out what is empty."""
+        name = self.display_name
+        label = f"{self.asset_tag} – {name}" if name else self.asset_tag
+        return f"{label} ({self.serial})" if self.serial else label
+
+    @property
     def assigned_target(self):
         return self.assigned_user or self.assigned_asset or self.assigned_location
 

@@ -217,9 +217,11 @@ def test_another_companys_asset_does_not_exist_for_them(cadmin_client, fmcs_on, 
 
 
 def test_autocomplete_answers_only_their_company(cadmin_client, fmcs_on, two_companies, company_admin):
-    assert autocomplete(cadmin_client, "assigned_user") == ["cadmin", "mate"]
+    # labelled as every picker (issue 28): "First Last (username, e-mail)", "TAG – name (serial)"
+    assert autocomplete(cadmin_client, "assigned_user") == sorted([company_admin.picker_label,
+                                                                   two_companies["mate"].picker_label])
     assert autocomplete(cadmin_client, "assigned_user", "stranger") == []
-    assert autocomplete(cadmin_client, "assigned_asset") == [str(two_companies["mine"])]
+    assert autocomplete(cadmin_client, "assigned_asset") == [two_companies["mine"].picker_label]
     # locations are not scoped (rule 6 does not name them: companies.checks.UNSCOPED_COMPANY_MODELS), as in the API
     assert autocomplete(cadmin_client, "assigned_location") == ["My office", "Their office"]
 
@@ -320,11 +322,12 @@ def test_an_accessory_of_another_company_is_neither_listed_nor_opened(cadmin_cli
 
 
 def test_with_separation_off_an_admin_sees_every_company(cadmin_client, site_settings, two_companies,
-                                                          other_company):
+                                                          other_company, company_admin):
     response = cadmin_client.get(CHANGELIST)
     assert response.context["cl"].result_count == 2
     assert cadmin_client.get(f"{CHANGELIST}{two_companies['theirs'].pk}/change/").status_code == 200
-    assert autocomplete(cadmin_client, "assigned_user") == ["cadmin", "mate", "stranger"]
+    assert autocomplete(cadmin_client, "assigned_user") == sorted(
+        user.picker_label for user in (company_admin, two_companies["mate"], two_companies["stranger"]))
     # rule 7 lets them choose the company then: a plain select of every company (the company admin's autocomplete
     # stays closed to them)
     add_page = cadmin_client.get(f"{CHANGELIST}add/").content.decode()
