@@ -31,6 +31,7 @@ from inventory.admin.base import (
     CheckoutForm,
     PickerForm,
     ScopedAdminMixin,
+    TargetPickerForm,
     _autocomplete,
     action_form_page,
     admin_link,
@@ -46,6 +47,7 @@ from inventory.models import (
     Asset,
     AssetModel,
     Location,
+    StatusLabel,
 )
 from inventory.services import assets as services
 
@@ -99,20 +101,19 @@ class AssignedFilter(admin.SimpleListFilter):
         return queryset
 
 
-class AssetCheckoutForm(PickerForm):
+class AssetCheckoutForm(TargetPickerForm):
     """The asset page's "Check out" form: one target (a user, an asset or a location, each picked by autocomplete
-    among the rows the admin may see), a note and an expected checkin date."""
+    among the rows the admin may see; the page shows the chosen kind's picker only), a note and an expected checkin
+    date."""
 
     TARGET_FIELDS = {"user": "assigned_user", "asset": "assigned_asset", "location": "assigned_location"}
 
-    checkout_to_type = forms.ChoiceField(label="Check out to", initial="user", widget=forms.RadioSelect,
-                                         choices=[("user", "User"), ("asset", "Asset"), ("location", "Location")])
     assigned_user = PickerChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True),
-                                           required=False, label="User", widget=_autocomplete("assigned_user"))
+                                      required=False, label="User", widget=_autocomplete("assigned_user"))
     assigned_asset = PickerChoiceField(Asset.objects.alive(), required=False, label="Asset",
-                                            widget=_autocomplete("assigned_asset"))
+                                       widget=_autocomplete("assigned_asset"))
     assigned_location = PickerChoiceField(Location.objects.all(), required=False, label="Location",
-                                               widget=_autocomplete("assigned_location"))
+                                          widget=_autocomplete("assigned_location"))
     expected_checkin = forms.DateField(required=False, widget=AdminDateWidget)
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -120,19 +121,17 @@ class AssetCheckoutForm(PickerForm):
         super().__init__(*args, **kwargs)
         self.fields["note"].required = get_site_settings().require_checkinout_notes
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        field = self.TARGET_FIELDS.get(data.get("checkout_to_type", ""))
-        if field is not None:
-            if data.get(field) is None:
-                self.add_error(field, "Choose whom or what the asset goes to.")
-            data["target"] = data.get(field)
-        return data
-
 
 class AssetCheckinForm(PickerForm):
-    """The asset page's "Check in" form (and the list action's): the note, which the site may require."""
+    """The asset page's "Check in" form (and the list action's), as ``POST /hardware/{id}/checkin``: the status the
+    asset gets (empty: it keeps its own), the location it goes to (empty: its default location), and the note, which
+    the site may require."""
 
+    status = forms.ModelChoiceField(StatusLabel.objects.order_by("name"), required=False, label="Status",
+                                    help_text="Empty: the asset keeps its status.")
+    location = PickerChoiceField(Location.objects.all(), required=False, label="Location",
+                                 widget=_autocomplete("location"),
+                                 help_text="Empty: the asset goes back to its default location.")
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -254,7 +253,8 @@ class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMix
 
     def checkin_view(self, request, object_id):
         def apply(asset: Asset, data: dict[str, Any]) -> str:
-            services.asset_checkin(asset=asset, actor=request.user, note=data["note"])
+            services.asset_checkin(asset=asset, actor=request.user, note=data["note"], status=data["status"],
+                                   location=data["location"])
             return f"{asset} checked in."
 
         return object_form_page(self, request, object_id, form_class=AssetCheckinForm, title="Check in",
@@ -312,7 +312,8 @@ class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMix
             submit="Check in", intro="Check these assets back in:",
             apply=lambda data: report_each(self, request, queryset,
                                            lambda a: services.asset_checkin(asset=a, actor=request.user,
-                                                                            note=data["note"]),
+                                                                            note=data["note"], status=data["status"],
+                                                                            location=data["location"]),
                                            "checked in"))
 
     @admin.action(description="Audit selected assets")

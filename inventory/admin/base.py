@@ -25,6 +25,7 @@ from activity.models import ActionLog
 from assetsvc.admin_services import (
     SERVICE_ERRORS,
     current_request,
+    error_map,
     error_text,
     restricted,
 )
@@ -59,22 +60,81 @@ class PickerForm(forms.Form):
             restrict_choices(self, user)
 
 
-class CheckoutForm(PickerForm):
+#: The target types of a checkout, in the order the "Check out to" choice offers them.
+TARGET_TYPES = (("user", "User"), ("asset", "Asset"), ("location", "Location"))
+
+
+class TargetPickerForm(PickerForm):
+    """A checkout form whose target is one of several kinds: a "Check out to" choice (``checkout_to_type``) and one
+    picker per kind (``TARGET_FIELDS``: kind -> field), of which the page shows only the chosen kind's
+    (``templates/admin/inventory/includes/form_fieldset.html``). The choice is offered only among the kinds the
+    form has (a subclass sets a picker to None to leave its kind out). Without a choice posted (an older client of
+    the page), exactly one picker must be filled."""
+
+    TARGET_FIELDS: ClassVar[dict[str, str]] = {"user": "user", "asset": "asset", "location": "location"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        kinds = [(kind, label) for kind, label in TARGET_TYPES if self.TARGET_FIELDS.get(kind) in self.fields]
+        if len(kinds) > 1 and "checkout_to_type" not in self.fields:
+            self.fields["checkout_to_type"] = forms.ChoiceField(label="Check out to", choices=kinds,
+                                                                initial=kinds[0][0], required=False,
+                                                                widget=forms.RadioSelect)
+            self.order_fields(["checkout_to_type", *self.fields])
+
+    def target_kinds(self) -> list[str]:
+        return [kind for kind, field in self.TARGET_FIELDS.items() if field in self.fields]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen_kind = data.get("checkout_to_type")
+        if chosen_kind:
+            field = self.TARGET_FIELDS.get(chosen_kind)
+            if data.get(field) is None and field not in self.errors:
+                self.add_error(field, f"Choose the {chosen_kind} it goes to.")
+            data["target"] = data.get(field)
+            return data
+        kinds = self.target_kinds()
+        chosen = [data[self.TARGET_FIELDS[kind]] for kind in kinds if data.get(self.TARGET_FIELDS[kind]) is not None]
+        if len(chosen) != 1:
+            named = [f"{'an' if kind == 'asset' else 'a'} {kind}" for kind in kinds]
+            raise ValidationError(f"Choose exactly one target: {', '.join(named[:-1])} or {named[-1]}."
+                                  if len(named) > 1 else f"Choose the {kinds[0]} it goes to.")
+        data["target"] = chosen[0]
+        return data
+
+
+class CheckoutForm(TargetPickerForm):
     """Target of the "check out" admin action: exactly one of user, asset or location."""
 
     user = PickerChoiceField(User.objects.filter(deleted_at__isnull=True, is_active=True), required=False,
-                                  widget=_autocomplete("assigned_user"))
+                             widget=_autocomplete("assigned_user"))
     asset = PickerChoiceField(Asset.objects.alive(), required=False, widget=_autocomplete("assigned_asset"))
     location = PickerChoiceField(Location.objects.all(), required=False, widget=_autocomplete("assigned_location"))
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def clean(self):
-        data = super().clean()
-        chosen = [data.get(key) for key in ("user", "asset", "location") if data.get(key) is not None]
-        if len(chosen) != 1:
-            raise ValidationError("Choose exactly one target: a user, an asset or a location.")
-        data["target"] = chosen[0]
-        return data
+
+def form_rows(form: forms.Form) -> list[tuple[Any, str]]:
+    """The visible fields of an action form with the target kind each picker belongs to ("" for the others)."""
+    kinds = {field: kind for kind, field in getattr(form, "TARGET_FIELDS", {}).items()}
+    return [(field, kinds.get(field.name, "")) for field in form.visible_fields()]
+
+
+def form_context(form: forms.Form) -> dict[str, Any]:
+    """What ``includes/form_fieldset.html`` needs of ``form``."""
+    kinds = form.target_kinds() if isinstance(form, TargetPickerForm) and "checkout_to_type" in form.fields else []
+    return {"form": form, "rows": form_rows(form), "target_types": kinds}
+
+
+def service_error_on_form(form: forms.Form, exc: Exception) -> None:
+    """A service's refusal shown on the form: each field error beside the field the form has (a quantity, a date),
+    the rest (the item's state: already checked out) above the fields. A form names the service's fields it shows
+    under another name in ``SERVICE_FIELD_NAMES``. Nothing was written."""
+    aliases = getattr(form, "SERVICE_FIELD_NAMES", {})
+    for field, texts in error_map(exc).items():
+        name = aliases.get(field, field)
+        for text in texts:
+            form.add_error(name if name in form.fields else None, text)
 
 
 def restrict_choices(form: forms.Form, user: User) -> None:
@@ -97,8 +157,8 @@ def action_form_page(model_admin: admin.ModelAdmin, request: HttpRequest, querys
         apply(form.cleaned_data)
         return None
     context = {**model_admin.admin_site.each_context(request), "title": title, "intro": intro, "submit": submit,
-               "form": form, "items": queryset, "action": action, "opts": model_admin.model._meta,
-               "action_checkbox_name": ACTION_CHECKBOX_NAME}
+               **form_context(form), "items": queryset, "action": action, "opts": model_admin.model._meta,
+               "action_checkbox_name": ACTION_CHECKBOX_NAME, "media": model_admin.media + form.media}
     return TemplateResponse(request, "admin/inventory/action_form.html", context)
 
 
@@ -213,12 +273,13 @@ def object_form_page(model_admin: admin.ModelAdmin, request: HttpRequest, object
         try:
             message = apply(obj, form.cleaned_data)
         except SERVICE_ERRORS as exc:
-            model_admin.message_user(request, f"{obj}: {error_text(exc)}", level=messages.ERROR)
+            service_error_on_form(form, exc)
         else:
             model_admin.message_user(request, message, level=messages.SUCCESS)
             return HttpResponseRedirect(reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk]))
     context = {**model_admin.admin_site.each_context(request), "title": f"{title}: {obj}", "subtitle": None,
-               "form": form, "original": obj, "opts": opts, "submit": submit, "media": model_admin.media + form.media}
+               **form_context(form), "original": obj, "opts": opts, "submit": submit,
+               "media": model_admin.media + form.media}
     return TemplateResponse(request, "admin/inventory/object_form.html", context)
 
 

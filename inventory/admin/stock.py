@@ -70,6 +70,8 @@ class StockCheckoutForm(CheckoutForm):
 
     quantity = forms.IntegerField(initial=1)
     field_order = ["user", "asset", "location", "quantity", "note"]
+    #: The services' names of the quantity (the API's), shown beside this form's field.
+    SERVICE_FIELD_NAMES: ClassVar[dict[str, str]] = {"checkout_qty": "quantity", "assigned_qty": "quantity"}
 
 
 class ConsumableCheckoutForm(StockCheckoutForm):

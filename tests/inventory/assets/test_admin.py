@@ -14,6 +14,7 @@ from django.test import Client, RequestFactory
 
 from accounts.models import User
 from activity.models import ActionLog
+from inventory.choices import StatusType
 from inventory.models import Asset
 from inventory.services import assets as services
 from tests.factories import (
@@ -97,16 +98,19 @@ def test_check_out_to_a_location_and_to_an_asset(admin_client):
 def test_checkout_without_its_target_is_a_form_error(admin_client):
     asset = AssetFactory()
     resp = admin_client.post(page(asset, "checkout"), {"checkout_to_type": "user"})
-    assert resp.status_code == 200 and b"Choose whom or what the asset goes to." in resp.content
+    assert resp.status_code == 200
+    assert resp.context["form"].errors["assigned_user"] == ["Choose the user it goes to."]  # beside the picker
     assert not ActionLog.objects.exists()
 
 
-def test_a_refused_checkout_is_an_error_message_and_writes_nothing(admin_client):
+def test_a_refused_checkout_is_a_form_error_and_writes_nothing(admin_client):
     asset = checked_out_asset(UserFactory())
     resp = admin_client.post(page(asset, "checkout"), {"checkout_to_type": "user", "assigned_user": UserFactory().pk})
     assert resp.status_code == 200
-    assert any(text.startswith(f"{asset}: ") for text in texts(resp))
-    assert not ActionLog.objects.exists()
+    errors = resp.context["form"].non_field_errors()
+    assert list(errors) == ["That asset is not available for checkout!"]  # the service's text, above the fields
+    assert b'class="errornote"' in resp.content
+    assert not texts(resp) and not ActionLog.objects.exists()
 
 
 def test_checkin_needs_a_note_when_the_site_requires_one(admin_client, site_settings):
@@ -278,3 +282,26 @@ def test_item_admins_and_history_are_limited_to_the_members_company(fmcs_on, com
     asset_admin = admin.site._registry[Asset]
     assert [log.note for log in asset_admin._logs(request, asset)] == ["away"]
     assert theirs not in admin.site._registry[Accessory].get_queryset(request)
+
+
+def test_checkin_sets_status_and_location_as_the_api_does(admin_client):
+    asset = checked_out_asset(UserFactory())
+    broken = StatusLabelFactory(name="Needs repair", type=StatusType.UNDEPLOYABLE)
+    shelf = LocationFactory(name="Repair shelf")
+    resp = admin_client.post(page(asset, "checkin"), {"status": broken.pk, "location": shelf.pk, "note": "cracked"})
+    assert resp.status_code == 302
+    asset.refresh_from_db()
+    assert (asset.status_id, asset.location_id, asset.assigned_user_id) == (broken.pk, shelf.pk, None)
+    assert actions()[-1] == ("checkin from", "cracked")
+
+
+def test_the_action_pages_use_the_admin_form_styles_and_show_one_picker(admin_client):
+    asset = AssetFactory()
+    resp = admin_client.get(page(asset, "checkout"))
+    html = resp.content.decode()
+    assert "admin/css/forms.css" in html and "admin/js/calendar.js" in html and "jsi18n" in html
+    assert 'data-target-for="user"' in html and 'data-target-for="location"' in html
+    assert ":has(input[name=checkout_to_type][value=location]:checked)" in html
+    resp = admin_client.post(CHANGELIST, {"action": "checkout_selected", ACTION_CHECKBOX_NAME: [asset.pk]})
+    bulk = resp.content.decode()
+    assert "admin/css/forms.css" in bulk and 'name="checkout_to_type"' in bulk and 'data-target-for="asset"' in bulk
