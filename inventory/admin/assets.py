@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.widgets import AdminDateWidget
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
@@ -149,6 +151,10 @@ class AssetAuditForm(PickerForm):
                                       help_text="Empty: today plus the audit interval of the site settings.")
 
 
+#: Rows of the lookup's short list (more: a link to the searched list).
+LOOKUP_ROWS = 20
+
+
 @admin.register(Asset)
 class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMixin, ScopedAdminMixin, ServiceAdminMixin,
                  admin.ModelAdmin):
@@ -236,6 +242,7 @@ class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMix
         wrap = self.admin_site.admin_view
         return [
             path("labels/", wrap(self.labels_view), name=f"{info}_labels"),
+            path("lookup/", wrap(self.lookup_view), name=f"{info}_lookup"),
             path("<path:object_id>/checkout/", wrap(self.checkout_view), name=f"{info}_checkout"),
             path("<path:object_id>/checkin/", wrap(self.checkin_view), name=f"{info}_checkin"),
             path("<path:object_id>/audit/", wrap(self.audit_view), name=f"{info}_audit"),
@@ -268,6 +275,34 @@ class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMix
 
         return object_form_page(self, request, object_id, form_class=AssetAuditForm, title="Audit", submit="Audit",
                                 apply=apply)
+
+    # --- the tag or serial box of every page ----------------------------------------------------------------------
+
+    def lookup_view(self, request):
+        """``lookup/?q=TAG``: the header's box (a barcode scanner types the tag and Enter). The asset whose tag is
+        ``q`` (ignoring case) opens; else the one whose serial is ``q``; several with that serial give a short
+        list; none leads to the list searched for ``q`` with a message. Only assets the user may see are looked at
+        (company separation), deleted ones too (their page says so)."""
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        text = request.GET.get("q", "").strip()[:255]
+        changelist = reverse("admin:inventory_asset_changelist")
+        if not text:
+            return HttpResponseRedirect(changelist)
+        visible = self.get_queryset(request).select_related("model", "status")
+        found = list(visible.filter(asset_tag__iexact=text)[:2])
+        if not found:
+            found = list(visible.filter(serial__iexact=text).order_by("deleted_at", "asset_tag")[:LOOKUP_ROWS + 1])
+        if len(found) == 1:
+            return HttpResponseRedirect(reverse("admin:inventory_asset_change", args=[found[0].pk]))
+        if not found:
+            self.message_user(request, f"No asset has the tag or serial “{text}”; the list below is searched for it.",
+                              level=messages.WARNING)
+            return HttpResponseRedirect(f"{changelist}?{urlencode({'q': text})}")
+        context = {**self.admin_site.each_context(request), "title": f"Assets with the serial “{text}”",
+                   "opts": self.opts, "assets": found[:LOOKUP_ROWS], "more": len(found) > LOOKUP_ROWS,
+                   "search_url": f"{changelist}?{urlencode({'q': text})}"}
+        return TemplateResponse(request, "admin/inventory/asset/lookup.html", context)
 
     # --- labels ---------------------------------------------------------------------------------------------------
 
