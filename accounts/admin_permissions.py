@@ -132,9 +132,9 @@ STYLE = mark_safe("""<style>
 .permission-table tbody th[scope=row] { font-weight: normal; text-align: left; width: 100%; }
 .permission-table td { text-align: center; width: 4.5rem; min-width: 3rem; }
 .permission-table input { margin: 0; width: 1.25rem; height: 1.25rem; }
-.permission-table .permission-note, .permission-table .permission-source { display: block; font-size: 0.75rem;
-  color: var(--body-quiet-color); }
-.permission-table .permission-source { color: var(--message-success-bg, #205e20); }
+.permission-table .permission-note { display: block; font-size: 0.75rem; color: var(--body-quiet-color); }
+.permission-table .permission-source { display: inline-block; margin: 2px 4px 0; padding: 0 6px; border-radius: 4px;
+  font-size: 0.75rem; background: var(--message-success-bg); color: var(--body-fg); }
 .permission-table input:disabled { cursor: not-allowed; }
 @media (max-width: 767px) { .permission-table td { width: 3rem; } .permission-table { overflow-wrap: anywhere; } }
 </style>""")
