@@ -228,10 +228,15 @@ class PermissionMapField(forms.Field):
         return stored_values(cleaned)
 
     def has_changed(self, initial: Any, data: Any) -> bool:
+        """Whether the table differs from the stored map (``0`` entries are "inherit" either way; for a group, whose
+        ``-1`` decides nothing, only the granted keys count), so an untouched page sends no permissions."""
         try:
-            return stored_values(initial) != self.to_python(data)
+            old, new = stored_values(initial), self.to_python(data)
         except forms.ValidationError:
             return True
+        if not self.widget.tri_state:
+            old, new = ({key for key, value in values.items() if value == 1} for values in (old, new))
+        return old != new
 
 
 def bind_permission_table(field: forms.Field, *, actor: Actor, target: Any, stored: Any,

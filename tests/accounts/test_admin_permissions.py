@@ -183,6 +183,24 @@ def test_group_page_has_one_grant_box_per_key(super_client):
     assert group.permissions == {"assets.view": 1, "users.view": 1}
 
 
+def test_an_untouched_group_page_keeps_a_stored_deny(super_client):
+    group = PermissionGroupFactory(name="Helpdesk", permissions={"assets.view": 1, "kits.view": -1})
+    response = super_client.post(group_page(group.pk), {"name": "Helpdesk", "notes": "changed",
+                                                        "permissions[assets.view]": "1"})
+    assert response.status_code == 302, form_errors(response)
+    group.refresh_from_db()
+    assert group.permissions == {"assets.view": 1, "kits.view": -1} and group.notes == "changed"
+
+
+def test_a_group_with_super_user_shows_on_every_key():
+    person = UserFactory()
+    person.groups.add(PermissionGroupFactory(name="Root", permissions={"superuser": "1"}))
+    sources = group_sources(person)
+    assert sources["superuser"] == ["Granted by group Root"]
+    root = ["Granted by group Root (Super User)"]
+    assert sources["self.api"] == sources["assets.view.encrypted_custom_fields"] == root
+
+
 def test_group_add_with_boxes(super_client):
     response = super_client.post("/admin/accounts/permissiongroup/add/", {"name": "Auditors", "notes": "",
                                                                          "permissions[assets.audit]": "1"})
