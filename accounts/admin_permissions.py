@@ -170,6 +170,9 @@ class PermissionTableWidget(forms.Widget):
                 out[key] = self.stored[key]
         return out
 
+    def id_for_label(self, id_: str) -> str:
+        return ""  # the field's label names a table, not one input: each input has its own aria-label
+
     def value_omitted_from_data(self, data, files, name) -> bool:
         return False  # like a checkbox: nothing posted means "nothing granted"
 
