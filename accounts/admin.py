@@ -26,6 +26,12 @@ from oauth2_provider.models import (
 )
 
 from accounts import departments, services
+from accounts.admin_permissions import (
+    GROUP_CHOICES,
+    PermissionMapField,
+    bind_permission_table,
+    permission_overview,
+)
 from accounts.api.departments import DepartmentWriteSerializer, users_count
 from accounts.api.groups import GroupWriteSerializer
 from accounts.api.users import UserWriteSerializer
@@ -64,10 +70,18 @@ class UserAddForm(ServiceFormMixin, BaseUserCreationForm):
 
 
 class UserEditForm(ServiceFormMixin, UserChangeForm):
-    """The change page: the changed fields only, validated as a PATCH and saved by ``user_update``."""
+    """The change page: the changed fields only, validated as a PATCH and saved by ``user_update``. Permissions are
+    Snipe-IT's Grant / Deny / Inherit table (``accounts.admin_permissions``), with what the groups already give."""
 
     api_serializer = UserWriteSerializer
     api_names = USER_API_NAMES
+    permissions = PermissionMapField()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if "permissions" in self.fields:
+            bind_permission_table(self.fields["permissions"], actor=self.actor, target=self.instance,
+                                  stored=self.instance.permissions, user=self.instance)
 
     def call_service(self, data: dict[str, Any]) -> User:
         return services.user_update(actor=self.actor, user=self.instance, data=data)
@@ -113,21 +127,28 @@ class UserAdmin(SoftDeleteAdminMixin, ServiceAdminMixin, DjangoUserAdmin):
     fieldsets = [
         (None, {"fields": ["username", "password"]}),
         ("Person", {"fields": ["first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes"]}),
-        ("Access", {"fields": ["is_active", "company", "department", "location", "permissions", "groups"]}),
+        ("Access", {"fields": ["is_active", "company", "department", "location", "groups", "permissions"]}),
         ("Dates", {"fields": ["last_login", "created_at", "deleted_at"]}),
     ]
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["username", "first_name", "last_name", "email",
                                                              "password1", "password2"]})]
-    readonly_fields = ["last_login", "created_at", "deleted_at"]
+    readonly_fields = ["last_login", "created_at", "deleted_at", "permissions_overview"]
 
     def get_fieldsets(self, request, obj=None):
         """Without the change right (an administrator views users to pick them), the page is read-only: the password
-        is left out (Django would show parts of its hash and a "Reset password" link that answers 403)."""
+        is left out (Django would show parts of its hash and a "Reset password" link that answers 403) and the
+        permissions are the table with its boxes disabled, not the stored JSON."""
         fieldsets = super().get_fieldsets(request, obj)
         if obj is None or self.has_change_permission(request, obj):
             return fieldsets
-        return [(name, {**options, "fields": [field for field in options["fields"] if field != "password"]})
+        shown = {"permissions": "permissions_overview"}
+        return [(name, {**options, "fields": [shown.get(field, field) for field in options["fields"]
+                                              if field != "password"]})
                 for name, options in fieldsets]
+
+    @admin.display(description="permissions")
+    def permissions_overview(self, obj: User) -> str:
+        return permission_overview(stored=obj.permissions, user=obj)
 
     def user_change_password(self, request, id, form_url=""):
         token = current_request.set(request)  # Django builds this form itself: the acting user comes this way
@@ -144,7 +165,17 @@ class UserAdmin(SoftDeleteAdminMixin, ServiceAdminMixin, DjangoUserAdmin):
 
 
 class PermissionGroupForm(ServiceModelForm):
+    """Name, notes and one Grant box per permission key (Snipe-IT's group page), saved by ``group_create`` /
+    ``group_update``."""
+
     api_serializer = GroupWriteSerializer
+    permissions = PermissionMapField(choices=GROUP_CHOICES)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if "permissions" in self.fields:
+            bind_permission_table(self.fields["permissions"], actor=self.actor, target=None,
+                                  stored=self.instance.permissions)
 
     class Meta:
         model = PermissionGroup

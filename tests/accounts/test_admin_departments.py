@@ -93,8 +93,9 @@ def test_the_user_admin_sets_a_department(admin_client, company):
     page = admin_client.get(f"/admin/accounts/user/{person.pk}/change/")
     form = page.context["adminform"].form
     assert "department" in form.fields
-    data = {name: value for name, value in form.initial.items() if value is not None and name != "password"}
-    data.update({"department": department.pk, "groups": [], "permissions": "{}", "company": company.pk})
+    data = {name: value for name, value in form.initial.items()
+            if value is not None and name not in {"password", "permissions"}}
+    data.update({"department": department.pk, "groups": [], "company": company.pk})
     data.pop("last_login", None)
     data.pop("created_at", None)
     data.pop("deleted_at", None)

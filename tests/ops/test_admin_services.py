@@ -15,6 +15,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.messages import get_messages
 from oauth2_provider.models import AccessToken
 
+from accounts.admin_permissions import PermissionMapField
 from accounts.models import PermissionGroup, PersonalAccessToken, User
 from accounts.services import CANNOT_DELETE_YOURSELF, personal_token_issue, user_delete
 from activity.models import ActionLog
@@ -56,6 +57,9 @@ def form_data(client, page: str, **changes: Any) -> dict[str, Any]:
         if bound.field.disabled:
             continue
         value = bound.value()
+        if isinstance(bound.field, PermissionMapField):  # the table's inputs: permissions[<key>] = 1 | -1
+            data.update({f"{bound.html_name}[{key}]": str(raw) for key, raw in (value or {}).items()})
+            continue
         if isinstance(bound.field, forms.BooleanField):
             if value:
                 data[bound.html_name] = "on"
@@ -133,7 +137,7 @@ def test_asset_delete_page_deletes_softly(admin_client):
 def test_user_change_refuses_an_unknown_permission_key(admin_client):
     user = UserFactory(permissions={"assets.view": 1})
     page = url(User, "change", user.pk)
-    resp = admin_client.post(page, form_data(admin_client, page, permissions='{"junk.key": 1}'))
+    resp = admin_client.post(page, form_data(admin_client, page, **{"permissions[junk.key]": "1"}))
     assert resp.status_code == 200
     assert 'The permission "junk.key" does not exist.' in form_errors(resp)
     user.refresh_from_db()
@@ -144,7 +148,7 @@ def test_user_change_saves_through_the_service_and_logs(admin_client):
     user = UserFactory(jobtitle="")
     page = url(User, "change", user.pk)
     resp = admin_client.post(page, form_data(admin_client, page, jobtitle="Engineer",
-                                             permissions='{"assets.view": "1"}'))
+                                             **{"permissions[assets.view]": "1"}))
     assert resp.status_code == 302, form_errors(resp)
     user.refresh_from_db()
     assert user.jobtitle == "Engineer" and user.permissions == {"assets.view": 1}
@@ -155,7 +159,7 @@ def test_user_change_saves_through_the_service_and_logs(admin_client):
 
 def test_super_user_cannot_change_own_permissions_or_groups(admin_client, superuser):
     page = url(User, "change", superuser.pk)
-    resp = admin_client.post(page, form_data(admin_client, page, permissions='{"superuser": 1, "admin": 1}'))
+    resp = admin_client.post(page, form_data(admin_client, page, **{"permissions[admin]": "1"}))
     assert resp.status_code == 200 and "Insufficient permissions." in form_errors(resp)
     group = PermissionGroupFactory()
     resp = admin_client.post(page, form_data(admin_client, page, groups=[group.pk]))
@@ -285,14 +289,14 @@ def test_password_change_goes_through_the_service(admin_client, superuser):
 def test_group_add_refuses_unknown_keys_and_duplicate_names(admin_client):
     PermissionGroupFactory(name="Helpdesk")
     resp = admin_client.post(url(PermissionGroup, "add"), {"name": "Auditors", "notes": "",
-                                                           "permissions": '{"assets.view": 1, "root": 1}'})
+                                                           "permissions[assets.view]": "1", "permissions[root]": "1"})
     assert resp.status_code == 200 and 'The permission "root" does not exist.' in form_errors(resp)
-    resp = admin_client.post(url(PermissionGroup, "add"), {"name": "HELPDESK", "notes": "", "permissions": "{}"})
+    resp = admin_client.post(url(PermissionGroup, "add"), {"name": "HELPDESK", "notes": ""})
     assert resp.status_code == 200 and "The name has already been taken." in form_errors(resp)
     assert list(PermissionGroup.objects.values_list("name", flat=True)) == ["Helpdesk"]
 
     resp = admin_client.post(url(PermissionGroup, "add"), {"name": "Auditors", "notes": "",
-                                                           "permissions": '{"assets.view": "1"}'})
+                                                           "permissions[assets.view]": "1"})
     assert resp.status_code == 302
     assert PermissionGroup.objects.get(name="Auditors").permissions == {"assets.view": 1}
 
