@@ -61,9 +61,10 @@ prune: install .secret_key
 # the live drills start gunicorn processes of their own). TEST_WORKERS=0 runs it in one process; a single test:
 # make test PYTEST_ARGS='tests/api/test_envelope.py -k limit' TEST_WORKERS=0. The browser tests alone:
 # make test PYTEST_ARGS=tests/browser (they need Debian's chromium, else they are skipped; docs/testing.md).
+# The 15 slowest tests are listed at the end, so a CI log shows where its minutes go (.ci/run has 25).
 TEST_WORKERS ?= auto
 test: install
-	$(BIN)/pytest -n $(TEST_WORKERS) --maxprocesses 4 $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --maxprocesses 4 --durations=15 $(PYTEST_ARGS)
 
 # ruff, and the one-way app layers (import-linter contract in pyproject.toml: a module imports only from its own
 # layer or below, also inside functions).
