@@ -1,6 +1,6 @@
 """One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users,
-departments, maintenances, depreciations, kits, imports, files and checkout requests API over HTTP against gunicorn
-(issue 3 item 7, issues 10, 11, 13 and 27).
+departments, maintenances, depreciations, kits, imports, files and checkout requests API, and of the admin's start
+page with its dashboard, over HTTP against gunicorn (issue 3 item 7, issues 10, 11, 13, 27 and 28).
 
     .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
                                        [--requests R] [--keep] [--reuse] [--seed-only] [--explain]
@@ -15,6 +15,8 @@ company, count the SQL queries of one request per scenario in-process (Django te
 requests: p50 and p95 latency in milliseconds. On PostgreSQL the team's floor (``floor_http.py`` from
 ``--floor-dir``) is served beside the product and the scenarios it answers are timed interleaved with it (ratio
 product/floor). The hardware scenarios run again as the company user with company separation on (a second table).
+``GET /admin/`` (the dashboard) is sent with a signed-in session instead of a token, as ``admin`` (first table) and
+as a company administrator (second table), and checked as HTML.
 ``--throughput`` adds requests per second with concurrent clients against 2 workers, product and floor, and the
 product workers' memory. gunicorn is always stopped at the end, and the database is removed unless ``--keep``.
 
