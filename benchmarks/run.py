@@ -1,6 +1,6 @@
 """One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users,
-departments, maintenances, depreciations, kits, imports, files and checkout requests API over HTTP against gunicorn
-(issue 3 item 7, issues 10, 11, 13 and 27).
+departments, maintenances, depreciations, kits, imports, files and checkout requests API, and of the admin's start
+page with its dashboard, over HTTP against gunicorn (issue 3 item 7, issues 10, 11, 13, 27 and 28).
 
     .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
                                        [--requests R] [--keep] [--reuse] [--seed-only] [--explain]
@@ -15,6 +15,8 @@ company, count the SQL queries of one request per scenario in-process (Django te
 requests: p50 and p95 latency in milliseconds. On PostgreSQL the team's floor (``floor_http.py`` from
 ``--floor-dir``) is served beside the product and the scenarios it answers are timed interleaved with it (ratio
 product/floor). The hardware scenarios run again as the company user with company separation on (a second table).
+``GET /admin/`` (the dashboard) is sent with a signed-in session instead of a token, as ``admin`` (first table) and
+as a company administrator (second table), and checked as HTML.
 ``--throughput`` adds requests per second with concurrent clients against 2 workers, product and floor, and the
 product workers' memory. gunicorn is always stopped at the end, and the database is removed unless ``--keep``.
 
@@ -72,6 +74,9 @@ class Scenario:
     runs: int | None = None  # timed requests of a slow scenario (one warm-up), instead of --requests / --warmup
     floor: bool = False  # the floor (``--floor-dir``) answers it too: timed interleaved with the product
     floor_timings: list[float] = field(default_factory=list)
+    #: A page of the back office (issue 28's dashboard): sent with this session cookie and no token, the answer
+    #: checked as HTML (``check(status, text)``), not JSON.
+    cookie: str | None = None
 
 
 # ------------------------------------------------------------------------------------------------ database setup
@@ -377,6 +382,66 @@ def company_user():
     return user
 
 
+def company_admin():
+    """A company administrator of the benchmark company (``{"admin": 1}``, not a super user): the back office's
+    start page with company separation on shows them their company's numbers (created once; a kept database keeps
+    it)."""
+    from accounts.models import User
+
+    user, _ = User.objects.update_or_create(
+        username="bench.company.admin", defaults={
+            "first_name": "Bench", "last_name": "Company Admin", "email": "bench.company.admin@example.com",
+            "company_id": bench_company_id(), "permissions": {"admin": 1},
+        })
+    return user
+
+
+def signed_in(user) -> str:
+    """The key of a fresh session of ``user`` (a database session, as a sign-in through ``/admin/login/`` makes;
+    gunicorn reads it from the same database with the same ``SECRET_KEY``)."""
+    from django.conf import settings
+    from django.test import Client
+
+    browser = Client(HTTP_HOST="127.0.0.1")
+    browser.force_login(user)
+    return browser.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+#: The dashboard's cards as the start page renders them (``templates/admin/inventory/dashboard.html``).
+DASHBOARD_CARD = r'<a class="dashboard-card[^"]*" href="[^"]*" data-card="([^"]+)">\s*<span class="value">(\d+)</span>'
+
+
+def dashboard_scenario(user, who: str, shown: dict) -> Scenario:
+    """Issue 28: ``GET /admin/``, the back office's start page with its dashboard, as ``user`` signed in with a
+    session. The answer must be the page (HTTP 200, not the sign-in redirect) with the dashboard in it and its
+    "Assets" card equal to the live assets ``user`` may see (counted here, with the separation as it is when the
+    scenario runs); ``shown`` receives the cards of the last answer, for the report."""
+    import re
+
+    from inventory.models import Asset
+
+    expected: dict[str, int] = {}
+
+    def check(status: int, text) -> str | None:
+        if status != 200 or not isinstance(text, str) or 'id="dashboard"' not in text:
+            return f"HTTP {status}: {str(text)[:200]}"
+        cards = {label: int(value) for label, value in re.findall(DASHBOARD_CARD, text)}
+        if "assets" not in expected:  # first answer: the separation the scenario runs with is on (or off)
+            expected["assets"] = Asset.objects.restrict(user).alive().count()
+        if cards.get("Assets") != expected["assets"]:
+            return f"the Assets card says {cards.get('Assets')}, expected {expected['assets']}"
+        shown.clear()
+        shown.update(cards)
+        return None
+
+    return Scenario(f"GET /admin/ (dashboard, {who})", lambda i: ("GET", "/admin/", None), check,
+                    cookie=signed_in(user))
+
+
+def cards_line(cards: dict) -> str:
+    return ", ".join(f"{label} {value:,}" for label, value in cards.items())
+
+
 @contextlib.contextmanager
 def company_separation():
     """Company separation on (the site setting ``full_multiple_companies_support``, which every request reads, never
@@ -635,6 +700,7 @@ def stock_scenarios(fx: Fixture) -> list[Scenario]:
 def count_queries(found: list[Scenario], fx: Fixture, explain: Path | None, kind: str) -> None:
     """One warm-up and one captured request per scenario through Django's test client (same database, same
     settings), so the count is exactly what gunicorn runs for that request."""
+    from django.conf import settings
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -645,6 +711,11 @@ def count_queries(found: list[Scenario], fx: Fixture, explain: Path | None, kind
 
     def call(scenario: Scenario, i: int):
         method, path, body = scenario.build(i)
+        if scenario.cookie:  # a back-office page: the session alone, the answer as HTML
+            browser = Client(HTTP_HOST="127.0.0.1")
+            browser.cookies[settings.SESSION_COOKIE_NAME] = scenario.cookie
+            response = browser.generic(method, path)
+            return response.status_code, response.content.decode()
         if method == "GET":
             response = client.get(path)
         else:
@@ -826,6 +897,17 @@ def client_session(token: str):
     return session
 
 
+def browser_session(cookie: str):
+    """A keep-alive client of the back office: the session cookie, HTML accepted, no token."""
+    import requests
+    from django.conf import settings
+
+    session = requests.Session()
+    session.headers.update({"Accept": "text/html"})
+    session.cookies.set(settings.SESSION_COOKIE_NAME, cookie)
+    return session
+
+
 def row_ids(body) -> list:
     """The ids an answer carries, in order (a list's rows, or a record), to check the floor answers the same."""
     if isinstance(body, dict) and "rows" in body:
@@ -840,6 +922,7 @@ def time_scenarios(found: list[Scenario], base: str, token: str, requests_n: int
     noise lands on both), and both must answer the same ids in the same order."""
     session = client_session(token)
     floor_session = client_session(token) if floor else None
+    pages = {}  # one keep-alive browser session per back-office scenario's cookie, without the token
     by_name = {s.name: s for s in found}
     paired = {s.pair for s in found if s.pair}
 
@@ -849,8 +932,22 @@ def time_scenarios(found: list[Scenario], base: str, token: str, requests_n: int
         payload = response.json()  # the body is read in full inside the timing
         return (time.perf_counter() - began) * 1000, response.status_code, payload
 
+    def timed_page(cookie: str, method: str, url: str) -> tuple[float, int, str]:
+        if cookie not in pages:
+            pages[cookie] = browser_session(cookie)
+        began = time.perf_counter()
+        response = pages[cookie].request(method, url, timeout=120, allow_redirects=False)
+        text = response.text  # read in full inside the timing
+        return (time.perf_counter() - began) * 1000, response.status_code, text
+
     def call(scenario: Scenario, i: int) -> tuple[float, float | None]:
         method, path, body = scenario.build(i)
+        if scenario.cookie:
+            elapsed, status, text = timed_page(scenario.cookie, method, base + path)
+            problem = scenario.check(status, text) if scenario.check else None
+            if problem:
+                raise ScenarioFailed(problem)
+            return elapsed, None
         elapsed, status, payload = timed(session, method, base + path, body)
         problem = scenario.check(status, payload) if scenario.check else None
         if problem:
@@ -1125,6 +1222,8 @@ def main(argv=None) -> int:
         django.setup()
         from django.db import connections
 
+        from accounts.models import User
+
         seed_database(args, url, kind, began)
         if args.seed_only:
             print(f"total {time.perf_counter() - began:.0f}s (--seed-only: no timing)")
@@ -1136,6 +1235,11 @@ def main(argv=None) -> int:
         member = company_user()
         company_fx = prepare_fixture(args.assets, needed, user=member, taken=tuple(fx.checkout_ids))
         company_found = only(scenarios(company_fx, stock=False), args.only)
+        cards: dict[str, dict] = {"super user": {}, "company admin": {}}
+        admin = User.objects.get(username="admin", deleted_at__isnull=True)
+        found += only([dashboard_scenario(admin, "super user", cards["super user"])], args.only)
+        boss = company_admin()
+        company_found += only([dashboard_scenario(boss, "company admin", cards["company admin"])], args.only)
         explain = RESULTS / f"explain-{kind}-{args.assets}.txt" if args.explain else None
         count_queries(found, fx, explain, kind)
         with company_separation():
@@ -1171,7 +1275,8 @@ def main(argv=None) -> int:
                    f"{load_before[0]:.2f} before timing, {load_after[0]:.2f} after")
         company_summary = (f"As a company user (company separation on: full_multiple_companies_support; "
                            f"{member.username}, not a super user, assets.view/checkout/checkin, in a company whose "
-                           f"hardware list shows {company_fx.n_assets:,} assets)")
+                           f"hardware list shows {company_fx.n_assets:,} assets; the dashboard as "
+                           f"{boss.username}, the same company's administrator, permissions {{\"admin\": 1}})")
         print()
         print(summary)
         print(table(found))
@@ -1179,6 +1284,9 @@ def main(argv=None) -> int:
         if company_found:
             print(company_summary)
             print(table(company_found))
+        for who, shown in cards.items():
+            if shown:
+                print(f"Dashboard of the {who}: {cards_line(shown)}")
         print("SQL queries and SQL ms: one in-process request per scenario (Django test client, same database); "
               "p50/p95: over HTTP" + ("; floor: ../shared/bench/floor_http.py, ratio = product / floor" if floor
                                        else ""))
@@ -1201,6 +1309,7 @@ def main(argv=None) -> int:
             "load_average": {"before": load_before, "after": load_after},
             "scenarios": scenario_results(found),
             "company_user": {"summary": company_summary, "scenarios": scenario_results(company_found)},
+            "dashboard_cards": cards,
             "throughput": rates,
             "csv_import": imports,
             "seconds": round(time.perf_counter() - began, 1),

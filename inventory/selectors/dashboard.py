@@ -3,8 +3,9 @@
 Every number is counted over the rows the viewer's company separation leaves them (``restrict(user)``), live rows
 only, in a fixed number of queries whatever the inventory's size (measured in ``make bench``):
 
-1. assets by status type, audits and check-ins due and overdue, warranties ending: one aggregate;
-2. assets by category: one grouped count;
+1. assets per model, and per model by status type, audits and check-ins due and overdue, warranties ending: one
+   grouped aggregate (one pass over the assets, no join but the status label's; the totals are the models' sums);
+2. the models' categories, to sum the models into the category chart: one query over the catalogue;
 3. licenses expiring and licenses without a free seat: one aggregate;
 4. accessories, consumables and components at or below their minimum quantity: one query per kind;
 5. check-outs per week: one grouped count of the action log;
@@ -28,7 +29,7 @@ from django.utils import timezone
 from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.site import get_site_settings
-from inventory.models import Accessory, Asset, Component, Consumable, License
+from inventory.models import Accessory, Asset, AssetModel, Component, Consumable, License
 from inventory.selectors.assets import ASSIGNED
 from inventory.selectors.charts import META_STATUSES
 
@@ -146,20 +147,27 @@ def dashboard(user: Any, *, today: date | None = None) -> Dashboard:
     site = get_site_settings()
     today = today or timezone.localdate()
     assets = Asset.objects.restrict(user).alive()
-    counts = with_warranty_end(assets).aggregate(
-        total=Count("pk"),
+    # One pass over the assets, grouped by model without joining the catalogue (at 1,000,000 assets a second pass
+    # for the categories, or joining models and categories to group by category, cost hundreds of milliseconds;
+    # see docs/performance.md "Dashboard"): every count per model, summed here.
+    wanted = {
+        "total": Count("pk"),
         **{key: Count("pk", filter=condition) for key, _label, condition in META_STATUSES},
-        audits_due=Count("pk", filter=audits_condition("due", today, site.audit_warning_days)),
-        audits_overdue=Count("pk", filter=audits_condition("overdue", today, site.audit_warning_days)),
-        checkins_due=Count("pk", filter=checkins_condition("due", today, site.due_checkin_days)),
-        checkins_overdue=Count("pk", filter=checkins_condition("overdue", today, site.due_checkin_days)),
-        warranties_ending=Count("pk", filter=warranty_ending(today)),
-    )
-    categories = [
-        (row["model__category_id"], row["model__category__name"], row["n"])
-        for row in assets.order_by().values("model__category_id", "model__category__name").annotate(n=Count("pk"))
-        .order_by("-n", "model__category__name")
-    ]
+        "audits_due": Count("pk", filter=audits_condition("due", today, site.audit_warning_days)),
+        "audits_overdue": Count("pk", filter=audits_condition("overdue", today, site.audit_warning_days)),
+        "checkins_due": Count("pk", filter=checkins_condition("due", today, site.due_checkin_days)),
+        "checkins_overdue": Count("pk", filter=checkins_condition("overdue", today, site.due_checkin_days)),
+        "warranties_ending": Count("pk", filter=warranty_ending(today)),
+    }
+    per_model = list(with_warranty_end(assets).order_by().values("model_id").annotate(**wanted))
+    counts = {key: sum(row[key] for row in per_model) for key in wanted}
+    category_of = {pk: (category_id, name) for pk, category_id, name in
+                   AssetModel.objects.order_by().values_list("pk", "category_id", "category__name")}
+    per_category: dict[tuple[int, str], int] = {}
+    for row in per_model:
+        category = category_of[row["model_id"]]
+        per_category[category] = per_category.get(category, 0) + row["total"]
+    categories = sorted(((pk, name, n) for (pk, name), n in per_category.items()), key=lambda row: (-row[2], row[1]))
     licenses = License.objects.restrict(user).alive()
     license_counts = licenses.aggregate(expiring=Count("pk", filter=licenses_expiring(today)))
     license_counts["full"] = licenses_full(licenses).count()
@@ -205,4 +213,6 @@ def checkouts_per_week(user: Any, today: date, weeks: int = CHECKOUT_WEEKS) -> l
 
 
 def latest_activity(user: Any, rows: int = LIST_ROWS) -> list[ActionLog]:
-    return list(ActionLog.objects.restrict(user).select_related("created_by").order_by("-created_at", "-pk")[:rows])
+    """The newest rows, with their actor and location (each row shows both: one query, not one per row)."""
+    return list(ActionLog.objects.restrict(user).select_related("created_by", "location")
+                .order_by("-created_at", "-pk")[:rows])
