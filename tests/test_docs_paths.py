@@ -14,6 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted([*ROOT.glob("docs/*.md"), ROOT / "README.md"])
 TICKED = re.compile(r"`([^`\n]+)`")
 PATHLIKE = re.compile(r"^[\w.\-/]+$")
+#: Folders the tools write and git ignores (.gitignore): whether they exist depends on what ran before, not on the
+#: repository, so a document may name them freely.
+GENERATED = ("test-artifacts/", "benchmarks/results/", "mutants/", "staticfiles/", "var/", ".venv/")
 
 
 def named_paths(text: str) -> list[str]:
@@ -21,6 +24,8 @@ def named_paths(text: str) -> list[str]:
     for match in TICKED.finditer(text):
         candidate = re.split(r"[\s:#(]", match.group(1).strip(), maxsplit=1)[0].rstrip(".,;")
         if "/" not in candidate or not PATHLIKE.match(candidate) or candidate.startswith(("/", "./", "../")):
+            continue
+        if f"{candidate}/".startswith(GENERATED):
             continue
         if (ROOT / candidate.split("/")[0]).exists():
             out.append(candidate)
@@ -43,5 +48,7 @@ def test_every_path_a_document_names_exists(doc):
 def test_the_check_sees_paths_and_refuses_a_missing_one():
     assert named_paths("see `inventory/services/assets.py:40` and `inventory/nowhere.py`, not `a/b` or `x.y`") == [
         "inventory/services/assets.py", "inventory/nowhere.py"]
+    # generated folders are not checked, whether a run made them or not
+    assert named_paths("`test-artifacts/browser/sqlite` and `benchmarks/results/x.json`") == []
     assert exists("inventory/services/assets.py") and exists("inventory/migrations/0015")
     assert not exists("inventory/nowhere.py")
