@@ -74,9 +74,10 @@ class Dashboard:
 
 
 class AddMonths(models.Func):
-    """``date + months`` in the database (the warranty's end): PostgreSQL's interval arithmetic, SQLite's date
-    modifier. Both clamp or roll a 31st the way their calendar does; :func:`inventory.services.assets.add_months`
-    (the record's ``warranty_expires``) clamps, PostgreSQL too."""
+    """``date + months`` in the database (the warranty's end), the day clamped to the month's length as
+    :func:`inventory.services.assets.add_months` (the record's ``warranty_expires``) does: 31 January + 1 month is
+    28 (29) February. PostgreSQL's interval arithmetic clamps; SQLite's date modifier rolls over (3 March), so on
+    SQLite a rolled-over day is replaced by the last day of the month meant."""
 
     output_field = models.DateField()
     arity = 2
@@ -86,8 +87,13 @@ class AddMonths(models.Func):
                            arg_joiner=" + interval '1 month' * ", **extra_context)
 
     def as_sqlite(self, compiler, connection, **extra_context):
-        return self.as_sql(compiler, connection, template="date(%(expressions)s || ' months')",
-                           arg_joiner=", '+' || ", **extra_context)
+        start, start_params = compiler.compile(self.source_expressions[0])
+        months, months_params = compiler.compile(self.source_expressions[1])
+        rolled = f"date({start}, '+' || {months} || ' months')"
+        last_day = f"date({start}, 'start of month', '+' || ({months} + 1) || ' months', '-1 day')"
+        sql = f"(CASE WHEN strftime('%%d', {rolled}) = strftime('%%d', {start}) THEN {rolled} ELSE {last_day} END)"
+        rolled_params = (*start_params, *months_params)
+        return sql, (*rolled_params, *start_params, *rolled_params, *start_params, *months_params)
 
 
 def warranty_ending(today: date, days: int = EXPIRY_WINDOW_DAYS) -> Q:

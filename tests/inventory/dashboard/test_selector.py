@@ -154,3 +154,19 @@ def test_each_number_has_a_list_filter_that_shows_what_was_counted(client, super
     response = client.get(url)
     assert response.status_code == 200
     assert response.context["cl"].result_count == expected, url
+
+
+@pytest.mark.parametrize(("bought", "months", "today", "counted"), [
+    (date(2026, 1, 31), 1, date(2026, 1, 29), True),  # ends 28 February (clamped), within 30 days of 29 January
+    (date(2024, 1, 31), 1, date(2024, 1, 30), True),  # ends 29 February in a leap year
+    (date(2025, 8, 31), 6, date(2026, 1, 29), True),  # ends 28 February 2026
+    (date(2026, 1, 31), 1, date(2026, 3, 1), False),  # ended the day before
+    (date(2026, 1, 15), 12, date(2026, 12, 20), True),  # ends 15 January 2027, no clamping
+])
+def test_the_warranty_end_is_the_records(superuser, bought, months, today, counted):
+    from inventory.services.assets import add_months
+
+    AssetFactory(purchase_date=bought, warranty_months=months)
+    end = add_months(bought, months)
+    assert (today <= end <= today + timedelta(days=30)) is counted
+    assert dashboard(superuser, today=today).warranties_ending == int(counted)
