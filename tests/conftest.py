@@ -6,6 +6,7 @@ import os
 import uuid
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.services import personal_token_issue
@@ -87,6 +88,24 @@ def user(db):
 def token_client(superuser, make_client) -> TokenClient:
     """A super user's client."""
     return make_client(superuser)
+
+
+@pytest.fixture
+def signed_in(db):
+    """``signed_in(user)``: a Django test client signed in to the admin as ``user`` (a session, no token)."""
+
+    def _sign_in(user) -> Client:
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return _sign_in
+
+
+@pytest.fixture
+def super_client(superuser, signed_in) -> Client:
+    """The admin, signed in as the super user."""
+    return signed_in(superuser)
 
 
 @pytest.fixture

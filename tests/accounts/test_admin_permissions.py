@@ -19,12 +19,6 @@ from tests.factories import PermissionGroupFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def super_client(superuser) -> Client:
-    client = Client()
-    client.force_login(superuser)
-    return client
-
 
 def user_page(pk: int) -> str:
     return f"/admin/accounts/user/{pk}/change/"

@@ -20,12 +20,6 @@ AUTOCOMPLETE = reverse("admin:autocomplete")
 JANE = "Jane Doe (jdoe, jane@example.com)"
 
 
-@pytest.fixture
-def super_client(superuser) -> Client:
-    client = Client()
-    client.force_login(superuser)
-    return client
-
 
 @pytest.fixture
 def jane(db) -> User:

@@ -20,18 +20,10 @@ pytestmark = pytest.mark.django_db
 TASKS = reverse("admin:django_tasks_database_dbtaskresult_changelist")
 
 
-@pytest.fixture
-def super_client(superuser) -> Client:
-    client = Client()
-    client.force_login(superuser)
-    return client
-
 
 @pytest.fixture
-def cadmin_client(company) -> Client:
-    client = Client()
-    client.force_login(UserFactory(username="cadmin", company=company, permissions={"admin": 1}))
-    return client
+def cadmin_client(company, signed_in) -> Client:
+    return signed_in(UserFactory(username="cadmin", company=company, permissions={"admin": 1}))
 
 
 def headings(html: str) -> list[str]:

@@ -43,12 +43,6 @@ KINDS = {
 }
 
 
-@pytest.fixture
-def super_client(superuser) -> Client:
-    client = Client()
-    client.force_login(superuser)
-    return client
-
 
 def listed(client: Client, url: str, **params: str) -> set[int]:
     response = client.get(url, params)

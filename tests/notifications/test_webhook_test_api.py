@@ -20,14 +20,14 @@ class TestWebhookTestAPI(APIResource):
 
 
 @pytest.fixture
-def super_client(make_client, transactional_db):
+def super_token_client(make_client, transactional_db):
     return make_client(UserFactory(superuser=True))
 
 
-def test_success_reaches_the_receiver(webhook, receiver, super_client):
+def test_success_reaches_the_receiver(webhook, receiver, super_token_client):
     webhook("slack", receiver.url_for(HOOK_PATH), channel="#it")
     receiver.expect_request(HOOK_PATH, method="POST").respond_with_json({"ok": True})
-    response = super_client.post(URL)
+    response = super_token_client.post(URL)
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "success"
@@ -39,24 +39,24 @@ def test_success_reaches_the_receiver(webhook, receiver, super_client):
     assert WebhookDelivery.objects.get().event == "test"
 
 
-def test_a_failing_endpoint_names_only_the_status(webhook, receiver, super_client, settings):
+def test_a_failing_endpoint_names_only_the_status(webhook, receiver, super_token_client, settings):
     webhook("general", receiver.url_for(HOOK_PATH), channel="#ops")
     receiver.expect_request(HOOK_PATH, method="POST").respond_with_data("internal secret page", status=500)
-    answer = super_client.post(URL).json()
+    answer = super_token_client.post(URL).json()
     assert answer["status"] == "error"
     assert answer["message"] == "The test message to the General Webhook endpoint failed: 500"
     assert "internal secret page" not in str(answer)
     assert receiver.url_for(HOOK_PATH) not in str(answer)
     settings.ASSETSVC = {**settings.ASSETSVC, "API_ERROR_STATUS": "http"}
-    assert super_client.post(URL).status_code == 409
+    assert super_token_client.post(URL).status_code == 409
 
 
-def test_refused_connection_and_no_endpoint(webhook, closed_port_url, super_client):
+def test_refused_connection_and_no_endpoint(webhook, closed_port_url, super_token_client):
     webhook("slack", closed_port_url)
-    answer = super_client.post(URL).json()
+    answer = super_token_client.post(URL).json()
     assert answer["message"] == "The test message to the Slack endpoint failed: ConnectionError"
     webhook("slack", "")
-    assert super_client.post(URL).json()["message"] == "No webhook endpoint is configured."
+    assert super_token_client.post(URL).json()["message"] == "No webhook endpoint is configured."
 
 
 def test_only_super_users(webhook, receiver, api_client, make_client):
