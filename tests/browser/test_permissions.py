@@ -55,3 +55,4 @@ def test_the_permission_table_at_phone_width(admin_page):
     admin_page.goto(reverse("admin:accounts_permissiongroup_change", args=[group.pk]))
     expect(admin_page.locator('input[name="permissions[assets.audit]"]')).to_be_visible()
     assert fits_the_width(admin_page)
+    screenshot(admin_page, "permissions-group-phone")
