@@ -14,3 +14,5 @@ class ActionType(models.TextChoices):
     NOTE_ADDED = "note added", "note added"  # a note on an asset (Snipe-IT's action type; POST notes/{id}/store)
     UPLOADED = "uploaded", "uploaded"
     UPLOAD_DELETED = "upload deleted", "upload deleted"
+    ACCEPTED = "accepted", "accepted"  # a checkout accepted by its person (issue 29; Snipe-IT's action type)
+    DECLINED = "declined", "declined"

@@ -19,6 +19,8 @@ class SiteSettingsAdmin(admin.ModelAdmin):
                                "next_auto_tag_base", "unique_serial", "show_archived_in_list",
                                "require_checkinout_notes"]}),
         ("Notifications", {"fields": ["webhook_platform", "webhook_endpoint", "webhook_channel", "webhook_botname"]}),
+        ("E-mail alerts and acceptance", {"fields": ["alert_email", "alerts_enabled", "alert_interval",
+                                                     "reminder_interval", "default_eula_text"]}),
     ]
 
     def has_add_permission(self, request) -> bool:

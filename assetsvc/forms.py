@@ -1,4 +1,6 @@
 from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 
 from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings
 from assetsvc.site import WEBHOOK_VARIABLES, webhook_overrides
@@ -10,6 +12,19 @@ class SiteSettingsForm(forms.ModelForm):
     class Meta:
         model = SiteSettings
         exclude: list[str] = []
+
+    def clean_alert_email(self) -> str:
+        """Comma-separated addresses, each checked; kept as ``a@x, b@y`` (spaces and empty entries dropped)."""
+        addresses = split_addresses(self.cleaned_data.get("alert_email") or "")
+        bad = []
+        for address in addresses:
+            try:
+                validate_email(address)
+            except ValidationError:
+                bad.append(address)
+        if bad:
+            raise ValidationError(f"Not an e-mail address: {', '.join(bad)}.")
+        return ", ".join(addresses)
 
     def clean(self):
         """Issue 25: the channel rule on the configuration in force. A ``WEBHOOK_PLATFORM`` or ``WEBHOOK_ENDPOINT``
@@ -31,3 +46,13 @@ class SiteSettingsForm(forms.ModelForm):
             self.add_error("webhook_channel", f"This platform needs a channel ({variables} {verb} set in the "
                                               "environment).")
         return cleaned
+
+
+def split_addresses(value: str) -> list[str]:
+    """The addresses of a comma- (or semicolon-) separated list, in order, without blanks or repeats."""
+    seen: list[str] = []
+    for part in value.replace(";", ",").split(","):
+        address = part.strip()
+        if address and address.lower() not in {a.lower() for a in seen}:
+            seen.append(address)
+    return seen

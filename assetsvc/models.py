@@ -102,6 +102,24 @@ class SiteSettings(models.Model):
     unique_serial = models.BooleanField(default=False, help_text="Refuse two assets with the same serial.")
     show_archived_in_list = models.BooleanField(default=False, help_text="List archived assets by default.")
     require_checkinout_notes = models.BooleanField(default=False, help_text="A note is required on checkout/checkin.")
+    # E-mail (issue 29): Snipe-IT's names.
+    alert_email = models.CharField(
+        max_length=2000, blank=True, default="",
+        help_text="Addresses (comma-separated) that receive the daily alert digest of manage.py send_alerts.",
+    )
+    alerts_enabled = models.BooleanField(default=True, help_text="Send the daily alert digest to alert_email.")
+    alert_interval = models.PositiveIntegerField(
+        default=30, validators=[MinValueValidator(1), MaxValueValidator(3650)],
+        help_text="Days ahead a warranty or a license expiry is listed in the alert digest.",
+    )
+    reminder_interval = models.PositiveIntegerField(
+        default=7, validators=[MinValueValidator(1), MaxValueValidator(3650)],
+        help_text="Days between two reminders to one person of their overdue check-ins and unaccepted items.",
+    )
+    default_eula_text = models.TextField(
+        blank=True, default="",
+        help_text="The EULA of categories that use the default one; shown on the acceptance page and signed.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
