@@ -156,6 +156,32 @@ else:
         DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# E-MAIL (issue 29; docs/mail.md) ------------------------------------------------------------------------------------
+# Django's own names. Without EMAIL_HOST nothing is sent: each mail is written to the server log and the mail log.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS (STARTTLS) and EMAIL_USE_SSL (implicit TLS) exclude each other")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1)
+# A CA bundle (PEM) that signs the mail server's certificate, when the system's CAs do not (an internal CA).
+EMAIL_SSL_CAFILE = os.environ.get("EMAIL_SSL_CAFILE", "").strip()
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "assets@localhost"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_BACKEND = "notifications.mail_backend.EmailBackend"
+# Attempts of one mail before it is given up (a permanent 5xx refusal is never tried again), and the first wait
+# between attempts in seconds, doubled after each failure up to an hour.
+MAIL_MAX_ATTEMPTS = env_int("MAIL_MAX_ATTEMPTS", 10, minimum=1)
+MAIL_RETRY_SECONDS = env_int("MAIL_RETRY_SECONDS", 60, minimum=0)
+# The public base address of this service, used in the links mails carry (no trailing slash).
+SITE_URL = (os.environ.get("SITE_URL", "").strip()
+            or f"http://{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}").rstrip("/")
+# Days an acceptance link works (issue 29).
+ACCEPTANCE_LINK_DAYS = env_int("ACCEPTANCE_LINK_DAYS", 30, minimum=1)
+
 # TASKS --------------------------------------------------------------------------------------------------------------
 # Webhook notifications are tasks (django-tasks) stored in the same database (django-tasks-db): a task row is written
 # in the transaction of the change that causes it, and `manage.py db_worker` processes deliver it (docs/decisions.md).
