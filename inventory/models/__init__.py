@@ -13,7 +13,7 @@ from inventory.models.catalogue import (
     StatusLabel,
     Supplier,
 )
-from inventory.models.assets import Asset, AssetQuerySet, asset_display_name, target_type_of
+from inventory.models.assets import AddMonths, Asset, AssetQuerySet, asset_display_name, target_type_of
 from inventory.models.stock import (
     Accessory,
     AccessoryCheckout,
@@ -46,7 +46,7 @@ __all__ = [
     "CheckoutRequest", "CheckoutRequestQuerySet", "ImportFile",
     "MAX_PURCHASE_COST", "MAX_WARRANTY_MONTHS", "USER_MODEL", "AssignmentRow", "TimestampedModel",
     "AssetModel", "Category", "Depreciation", "Location", "Manufacturer", "StatusLabel", "Supplier",
-    "Asset", "AssetQuerySet", "asset_display_name", "target_type_of",
+    "AddMonths", "Asset", "AssetQuerySet", "asset_display_name", "target_type_of",
     "Accessory", "AccessoryCheckout", "AccessoryCheckoutQuerySet", "Component", "ComponentAssignment",
     "ComponentAssignmentQuerySet", "Consumable", "ConsumableAssignment", "ConsumableAssignmentQuerySet", "StockItem",
     "StockQuerySet",

@@ -13,6 +13,29 @@ from inventory.models.base import MAX_PURCHASE_COST, MAX_WARRANTY_MONTHS, USER_M
 from inventory.models.catalogue import AssetModel, Location, StatusLabel, Supplier
 
 
+class AddMonths(models.Func):
+    """``date + months`` in the database (the warranty's end), the day clamped to the month's length as
+    :func:`inventory.services.assets.add_months` (the record's ``warranty_expires``) does: 31 January + 1 month is
+    28 (29) February. PostgreSQL's interval arithmetic clamps; SQLite's date modifier rolls over (3 March), so on
+    SQLite a rolled-over day is replaced by the last day of the month meant."""
+
+    output_field = models.DateField()
+    arity = 2
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(compiler, connection, template="(%(expressions)s)::date",
+                           arg_joiner=" + interval '1 month' * ", **extra_context)
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        start, start_params = compiler.compile(self.source_expressions[0])
+        months, months_params = compiler.compile(self.source_expressions[1])
+        rolled = f"date({start}, '+' || {months} || ' months')"
+        last_day = f"date({start}, 'start of month', '+' || ({months} + 1) || ' months', '-1 day')"
+        sql = f"(CASE WHEN strftime('%%d', {rolled}) = strftime('%%d', {start}) THEN {rolled} ELSE {last_day} END)"
+        rolled_params = (*start_params, *months_params)
+        return sql, (*rolled_params, *start_params, *rolled_params, *start_params, *months_params)
+
+
 class AssetQuerySet(CompanyScopedQuerySet):
     def alive(self) -> AssetQuerySet:
         return self.filter(deleted_at__isnull=True)
@@ -36,6 +59,11 @@ class AssetQuerySet(CompanyScopedQuerySet):
 
     def checked_out_to(self, user) -> AssetQuerySet:
         return self.filter(assigned_user=user)
+
+    def with_warranty_end(self) -> AssetQuerySet:
+        """Annotates ``warranty_end`` (``purchase_date`` + ``warranty_months``, null without either), computed in the
+        database so the dashboard, its list filter and the alert digest filter and sort on it."""
+        return self.annotate(warranty_end=AddMonths(models.F("purchase_date"), models.F("warranty_months")))
 
 
 def asset_display_name(name: str, model_name: str | None) -> str:

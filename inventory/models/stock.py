@@ -4,6 +4,7 @@ units out."""
 from __future__ import annotations
 
 from django.db import models
+from django.db.models.functions import Coalesce
 
 from companies.models import CompanyScopedModel
 from companies.querysets import CompanyScopedQuerySet
@@ -15,6 +16,14 @@ from inventory.models.catalogue import Category, Location, Manufacturer, Supplie
 class StockQuerySet(CompanyScopedQuerySet):
     def alive(self) -> StockQuerySet:
         return self.filter(deleted_at__isnull=True)
+
+    def low_stock(self) -> StockQuerySet:
+        """Accessories, consumables or components with a minimum quantity whose remaining units (``qty`` minus the
+        units out, annotated ``units_out`` and ``remaining``) are at or below it: the dashboard's, its list filter's
+        and the alert digest's one definition."""
+        return (self.filter(min_amt__isnull=False).annotate(units_out=units_out(self.model))
+                .annotate(remaining=models.F("qty") - models.F("units_out"))
+                .filter(remaining__lte=models.F("min_amt")))
 
 
 class StockItem(CompanyScopedModel, TimestampedModel):
@@ -193,3 +202,13 @@ class ComponentAssignment(AssignmentRow):
 
     def __str__(self) -> str:
         return f"{self.assigned_qty} x {self.component}"
+
+
+def units_out(item_model: type[StockItem]) -> Coalesce:
+    """Units out per stock item, a correlated subquery (the API's ``remaining`` = ``qty`` - this)."""
+    relation = {Accessory: ("checkouts", "accessory"), Consumable: ("assignments", "consumable"),
+                Component: ("assignments", "component")}[item_model]
+    rows_model = item_model._meta.get_field(relation[0]).related_model
+    rows = (rows_model._default_manager.filter(**{relation[1]: models.OuterRef("pk")}).order_by()
+            .values(relation[1]).annotate(n=models.Sum("assigned_qty")).values("n")[:1])
+    return Coalesce(models.Subquery(rows, output_field=models.IntegerField()), models.Value(0))

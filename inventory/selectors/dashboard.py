@@ -22,14 +22,14 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db import models
-from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum, Value
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models import Count, F, OuterRef, Q
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.site import get_site_settings
-from inventory.models import Accessory, Asset, AssetModel, Component, Consumable, License
+from inventory.models import Accessory, AddMonths, Asset, AssetModel, Component, Consumable, License
 from inventory.selectors.assets import ASSIGNED
 from inventory.selectors.charts import META_STATUSES
 
@@ -73,35 +73,13 @@ class Dashboard:
     activity: list[ActionLog] = field(default_factory=list)
 
 
-class AddMonths(models.Func):
-    """``date + months`` in the database (the warranty's end), the day clamped to the month's length as
-    :func:`inventory.services.assets.add_months` (the record's ``warranty_expires``) does: 31 January + 1 month is
-    28 (29) February. PostgreSQL's interval arithmetic clamps; SQLite's date modifier rolls over (3 March), so on
-    SQLite a rolled-over day is replaced by the last day of the month meant."""
-
-    output_field = models.DateField()
-    arity = 2
-
-    def as_postgresql(self, compiler, connection, **extra_context):
-        return self.as_sql(compiler, connection, template="(%(expressions)s)::date",
-                           arg_joiner=" + interval '1 month' * ", **extra_context)
-
-    def as_sqlite(self, compiler, connection, **extra_context):
-        start, start_params = compiler.compile(self.source_expressions[0])
-        months, months_params = compiler.compile(self.source_expressions[1])
-        rolled = f"date({start}, '+' || {months} || ' months')"
-        last_day = f"date({start}, 'start of month', '+' || ({months} + 1) || ' months', '-1 day')"
-        sql = f"(CASE WHEN strftime('%%d', {rolled}) = strftime('%%d', {start}) THEN {rolled} ELSE {last_day} END)"
-        rolled_params = (*start_params, *months_params)
-        return sql, (*rolled_params, *start_params, *rolled_params, *start_params, *months_params)
-
-
 def warranty_ending(today: date, days: int = EXPIRY_WINDOW_DAYS) -> Q:
     """Assets whose warranty (``purchase_date`` + ``warranty_months``) ends from today to ``days`` ahead."""
     return Q(warranty_end__gte=today, warranty_end__lte=today + timedelta(days=days))
 
 
 def with_warranty_end(queryset: models.QuerySet) -> models.QuerySet:
+    """``warranty_end`` annotated (:meth:`inventory.models.AssetQuerySet.with_warranty_end`)."""
     return queryset.annotate(warranty_end=AddMonths(F("purchase_date"), F("warranty_months")))
 
 
@@ -121,20 +99,10 @@ def _date_condition(name: str, when: str, today: date, window: int) -> Q:
     return Q(**{f"{name}__lt": today})
 
 
-def _units_out(item_model: type[models.Model]) -> Coalesce:
-    """Units out per stock item, a correlated subquery (the API's ``remaining`` = ``qty`` - this)."""
-    relation = {Accessory: ("checkouts", "accessory"), Consumable: ("assignments", "consumable"),
-                Component: ("assignments", "component")}[item_model]
-    rows_model = item_model._meta.get_field(relation[0]).related_model
-    rows = (rows_model._default_manager.filter(**{relation[1]: OuterRef("pk")}).order_by()
-            .values(relation[1]).annotate(n=Sum("assigned_qty")).values("n")[:1])
-    return Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
-
-
 def low_stock(queryset: models.QuerySet) -> models.QuerySet:
-    """Stock items with a minimum quantity whose remaining units are at or below it."""
-    return (queryset.filter(min_amt__isnull=False).annotate(units_out=_units_out(queryset.model))
-            .annotate(remaining=F("qty") - F("units_out")).filter(remaining__lte=F("min_amt")))
+    """Stock items with a minimum quantity whose remaining units are at or below it
+    (:meth:`inventory.models.StockQuerySet.low_stock`)."""
+    return queryset.low_stock()
 
 
 def licenses_full(queryset: models.QuerySet) -> models.QuerySet:
