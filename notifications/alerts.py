@@ -44,7 +44,7 @@ from accounts.models import User, full_name
 from assetsvc.conf import app_settings
 from assetsvc.forms import split_addresses
 from assetsvc.scoping import hidden_company
-from assetsvc.site import get_site_settings
+from assetsvc.site import close_request_scope, get_site_settings, open_request_scope
 from companies.querysets import separation_applies_to
 from inventory.acceptance_links import acceptance_url
 from inventory.choices import StatusType
@@ -432,6 +432,14 @@ def send_alerts(*, today: date | None = None, dry_run: bool = False) -> Summary:
     """Queue today's digests and reminders (see the module's text). ``today`` defaults to the date in
     ``TIME_ZONE``; ``dry_run`` queues nothing and lists in ``summary.planned`` what would be queued."""
     today = today or timezone.localdate()
+    token = open_request_scope()  # the settings row read once for the run, as in a request
+    try:
+        return _send(today, dry_run)
+    finally:
+        close_request_scope(token)
+
+
+def _send(today: date, dry_run: bool) -> Summary:
     site = get_site_settings()
     summary = Summary()
 
