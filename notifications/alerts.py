@@ -67,6 +67,8 @@ DIGEST_EVENT = "alert_digest"
 REMINDER_EVENT = "reminder"
 #: Mail statuses that do not count as "reminded" (the person never got it, so the next run tries again).
 NOT_DELIVERED = {"failed"}
+#: What a company's digest shows for a person, asset or location of another company (the API answers null).
+HIDDEN = "(another company)"
 
 
 # --- scopes ---------------------------------------------------------------------------------------------------------
@@ -224,10 +226,16 @@ def audits_section(scope: Scope, today: date, window: int, *, overdue: bool) -> 
         condition = Q(next_audit_date__gte=today, next_audit_date__lte=today + timedelta(days=window or 0))
         title = f"Audits due within {window} days"
     assets = _live_assets(scope).filter(condition).order_by("next_audit_date", "pk")
-    rows, total = _capped(assets, *ASSET_FIELDS, "location__name", "next_audit_date")
+    rows, total = _capped(assets, *ASSET_FIELDS, "location__name", "location__company_id", "next_audit_date")
+
+    def location(row: dict[str, Any]) -> str:
+        if hidden_company(scope.company_id, row["location__company_id"]):
+            return HIDDEN
+        return row["location__name"] or ""
+
     return Section(
         "audits_overdue" if overdue else "audits_due", title, ["Asset tag", "Name", "Location", "Next audit"],
-        [Row([row["asset_tag"], _asset_name(row), row["location__name"] or "", _day(row["next_audit_date"])],
+        [Row([row["asset_tag"], _asset_name(row), location(row), _day(row["next_audit_date"])],
              admin_url("inventory_asset_change", row["pk"])) for row in rows],
         total, admin_url("inventory_asset_changelist", audit="overdue" if overdue else "due"), ("audit", "audits"))
 
@@ -251,7 +259,7 @@ def checkins_section(scope: Scope, today: date) -> Section:
                            ("assigned_asset", row["assigned_asset__asset_tag"] or ""),
                            ("assigned_location", row["assigned_location__name"] or "")):
             if name:
-                return "(another company)" if hidden_company(scope.company_id, row[f"{kind}__company_id"]) \
+                return HIDDEN if hidden_company(scope.company_id, row[f"{kind}__company_id"]) \
                     else name
         return ""
 

@@ -28,6 +28,7 @@ from tests.factories import (
     ComponentFactory,
     ConsumableFactory,
     LicenseFactory,
+    LocationFactory,
     StatusLabelFactory,
     UserFactory,
 )
@@ -289,3 +290,16 @@ def test_one_query_per_section_whatever_the_size(seeded):
         AssetFactory(asset_tag=f"MORE-{n}", company=seeded["a"], next_audit_date=days(-1), **warranty_ending_in(3))
         AccessoryFactory(company=seeded["a"], qty=1, min_amt=3)
     assert queries() == few
+
+
+def test_another_companys_holder_and_location_are_not_named(seeded):
+    stranger = UserFactory(username="stranger", first_name="Zed", last_name="Stranger", company=seeded["b"])
+    elsewhere = LocationFactory(name="Bravo Depot", company=seeded["b"])
+    checked_out_asset(stranger, asset_tag="CHK-LENT", company=seeded["a"], expected_checkin=days(-1))
+    AssetFactory(asset_tag="AUD-AWAY", company=seeded["a"], location=elsewhere, next_audit_date=days(-1))
+    run()
+    mail = digests()["boss@example.com"]
+    assert "CHK-LENT" in mail.text_body and "AUD-AWAY" in mail.text_body
+    assert "Stranger" not in body(mail) and "Bravo Depot" not in body(mail)
+    assert "(another company)" in mail.text_body
+    assert "Zed Stranger" in digests()["it@example.com"].text_body
