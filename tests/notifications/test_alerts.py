@@ -154,6 +154,15 @@ def test_a_super_users_address_gets_everything(seeded):
     assert "WARR-B" in mail.text_body
 
 
+def test_separation_off_gives_a_company_administrator_everything(seeded, site_settings):
+    site_settings.full_multiple_companies_support = False
+    site_settings.save()
+    run()
+    mail = digests()["boss@example.com"]
+    assert mail.company_id is None
+    assert "WARR-B" in mail.text_body and "Cable Bravo" in mail.text_body
+
+
 def test_a_second_run_the_same_day_queues_nothing(seeded):
     run()
     count = OutboundMail.objects.count()
