@@ -63,7 +63,7 @@ logger = logging.getLogger(__name__)
 
 #: Rows listed per section (and per list of a reminder); the rest is counted ("and N more").
 SECTION_ROWS = 200
-DIGEST_EVENT = "alert_digest"
+DIGEST_EVENT = "digest"
 REMINDER_EVENT = "reminder"
 #: Mail statuses that do not count as "reminded" (the person never got it, so the next run tries again).
 NOT_DELIVERED = {"failed"}
