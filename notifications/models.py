@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from django.db import models
 
-from companies.querysets import CompanyScopedQuerySet
-
 
 class WebhookDelivery(models.Model):
     """One delivery attempt of one notification to the configured endpoint, written by a task worker.
@@ -57,24 +55,3 @@ class WebhookDelivery(models.Model):
             return f"{self.event} → {self.endpoint}: {self.get_state_display()}"
         outcome = "ok" if self.success else f"failed ({self.error or self.status_code})"
         return f"{self.event} → {self.endpoint}: {outcome}"
-
-
-class OutboundMail(models.Model):
-    """TEMPORARY stand-in for main's mail queue model (reverted before merging main)."""
-
-    event = models.CharField(max_length=64)
-    to = models.CharField(max_length=320)
-    user = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    company = models.ForeignKey("companies.Company", null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="+")
-    subject = models.CharField(max_length=998)
-    text_body = models.TextField()
-    html_body = models.TextField(blank=True, default="")
-    dedupe_key = models.CharField(max_length=255, null=True, blank=True, unique=True)
-    status = models.CharField(max_length=16, default="queued")
-    attempts = models.PositiveIntegerField(default=0)
-    last_error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-
-    objects = CompanyScopedQuerySet.as_manager()
