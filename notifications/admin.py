@@ -16,10 +16,11 @@ from assetsvc.admin_services import ReadOnlyModelAdmin
 from assetsvc.crypto import Undecryptable
 from assetsvc.forms import SiteSettingsForm
 from assetsvc.models import PLATFORMS_WITH_CHANNEL, SiteSettings, WebhookPlatform, parse_webhook_events
+from notifications import mail
 from notifications.config import NO_CHANNEL, WebhookConfig, get_webhook_config, needs_channel
 from notifications.delivery import deliver, make_job, outcome_of_test_message, sample_details, send_test_message
 from notifications.events import EVENTS, TEST_EVENT
-from notifications.models import WebhookDelivery
+from notifications.models import OutboundMail, WebhookDelivery
 
 #: How the secret is shown: never its value, not even its length.
 MASK = "********"
@@ -211,7 +212,24 @@ class WebhookSiteSettingsAdmin(SiteSettingsAdmin):
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.send_test_view)
-        return [path("send-test-webhook/", view, name="assetsvc_sitesettings_send_test_webhook"), *super().get_urls()]
+        mail_view = self.admin_site.admin_view(self.send_test_mail_view)
+        return [path("send-test-webhook/", view, name="assetsvc_sitesettings_send_test_webhook"),
+                path("send-test-mail/", mail_view, name="assetsvc_sitesettings_send_test_mail"),
+                *super().get_urls()]
+
+    def send_test_mail_view(self, request):
+        """Send a test mail to the signed-in person's address now (``POST /settings/mailtest`` does the same)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        back = HttpResponseRedirect(reverse("admin:assetsvc_sitesettings_change", args=[SiteSettings.load().pk]))
+        if not request.user.email:
+            messages.error(request, "Your account has no e-mail address: set one to receive the test mail.")
+            return back
+        ok, text = mail.send_test_mail(request.user.email, user=request.user)
+        (messages.success if ok else messages.error)(request, text)
+        return back
 
     def send_test_view(self, request):
         if request.method != "POST":
@@ -242,9 +260,41 @@ class WebhookSiteSettingsAdmin(SiteSettingsAdmin):
             "webhook_effective": effective_rows(config, SiteSettings.load()),
             "webhook_test_url": reverse("admin:assetsvc_sitesettings_send_test_webhook"),
             "webhook_test_events": [name for name in EVENTS if name in config.events],
+            "mail_test_url": reverse("admin:assetsvc_sitesettings_send_test_mail"),
         }
         return super().change_view(request, object_id, form_url, extra_context)
 
 
 admin.site.unregister(SiteSettings)
 admin.site.register(SiteSettings, WebhookSiteSettingsAdmin)
+
+
+@admin.register(OutboundMail)
+class OutboundMailAdmin(ReadOnlyModelAdmin):
+    """The mail log (issue 29): every mail, newest first, with its attempts and the last error; written by the
+    services that queue mail and by the task workers. A company administrator sees only their company's mails
+    (company separation); an ``uncertain`` or ``failed`` mail can be sent again by a person who decides to."""
+
+    list_display = ["created_at", "to", "subject", "event", "status", "attempts", "last_error_short", "sent_at"]
+    list_filter = ["status", "event", ("created_at", admin.DateFieldListFilter)]
+    search_fields = ["to", "subject", "message_id"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["created_at", "event", "to", "user", "company", "subject", "status", "attempts",
+                       "last_error", "next_attempt_at", "handed_over_at", "sent_at", "message_id", "dedupe_key",
+                       "text_body"]
+    exclude = ["html_body"]
+    actions = ["send_again"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).restrict(request.user).defer("text_body", "html_body")
+
+    @admin.display(description="last error", ordering="last_error")
+    def last_error_short(self, obj: OutboundMail) -> str:
+        return obj.last_error[:80]
+
+    @admin.action(description="Send the selected failed or uncertain mails again")
+    def send_again(self, request, queryset):
+        if not self.has_view_permission(request) or not request.user.is_superuser:
+            raise PermissionDenied
+        count = mail.send_again(list(queryset.values_list("pk", flat=True)))
+        messages.info(request, f"{count} mail(s) queued again; only failed or uncertain mails are sent again.")

@@ -6,7 +6,7 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from assetsvc.health import register_readiness_check, register_worker_check
-        from notifications import receivers  # noqa: F401  (connects the receivers)
+        from notifications import mail, mail_receivers, receivers  # noqa: F401  (the mail task, the receivers)
         from notifications.health import backlog
 
         register_readiness_check("notifications", backlog)

@@ -368,29 +368,39 @@ def _running_elsewhere(task_id: Any) -> bool:
     return False
 
 
+#: Tasks whose stopped runs :func:`requeue_orphans` puts back in the queue, each with how long it may run at most
+#: (SQLite's rule): the webhook delivery below, the mail task (``notifications.mail``) registers itself.
+SWEPT_TASKS: list[tuple[Any, Callable[[], timedelta]]] = []
+
+
+def register_swept_task(queued_task: Any, longest_run: Callable[[], timedelta]) -> None:
+    SWEPT_TASKS.append((queued_task, longest_run))
+
+
 def requeue_orphans() -> int:
-    """Put the delivery tasks whose worker stopped while running them (killed, crashed, machine lost) back in the
-    queue; how many. django-tasks-db leaves them ``RUNNING`` for ever: without this, a worker killed between claiming
-    a task and marking its attempt loses the notification, and one killed later leaves it ``in_progress``.
+    """Put the tasks whose worker stopped while running them (killed, crashed, machine lost) back in the queue; how
+    many. django-tasks-db leaves them ``RUNNING`` for ever: without this, a worker killed between claiming a task and
+    marking its attempt loses the notification (or the mail), and one killed later leaves it ``in_progress``.
 
     PostgreSQL: a task claimed more than :data:`ORPHAN_GRACE` ago whose lock (:func:`running_lock`) no session holds.
-    Other databases: a task claimed longer ago than any delivery can last (:func:`stale_after`). The update is
+    Other databases: a task claimed longer ago than it can last (:func:`stale_after` for webhooks). The update is
     conditional on the claim seen, so two sweepers never put one task back twice."""
     from django_tasks_db.compat import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
     now = timezone.now()
     postgres = connection.vendor == "postgresql"
-    running = DBTaskResult.objects.running().filter(task_path=deliver_notification.module_path,
-                                                    started_at__lt=now - (ORPHAN_GRACE if postgres else stale_after()))
     count = 0
-    for task_id, started_at in running.values_list("id", "started_at"):
-        if postgres and _running_elsewhere(task_id):
-            continue
-        count += DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING,
-                                                  started_at=started_at).update(status=TaskResultStatus.READY)
+    for queued_task, longest_run in SWEPT_TASKS:
+        running = DBTaskResult.objects.running().filter(
+            task_path=queued_task.module_path, started_at__lt=now - (ORPHAN_GRACE if postgres else longest_run()))
+        for task_id, started_at in running.values_list("id", "started_at"):
+            if postgres and _running_elsewhere(task_id):
+                continue
+            count += DBTaskResult.objects.filter(id=task_id, status=TaskResultStatus.RUNNING,
+                                                 started_at=started_at).update(status=TaskResultStatus.READY)
     if count:
-        logger.warning("%d webhook notification tasks of a stopped worker were queued again", count)
+        logger.warning("%d notification tasks of a stopped worker were queued again", count)
     return count
 
 
@@ -407,6 +417,9 @@ def deliver_notification(context: TaskContext, job: dict[str, Any]) -> str:
     with running_lock(task_id):
         mark_interrupted()
         return deliver_queued(Job(**{**job, "body": json.loads(job["body"])}), task_id)
+
+
+register_swept_task(deliver_notification, stale_after)
 
 
 def job_to_task(job: Job) -> dict[str, Any]:

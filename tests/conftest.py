@@ -119,3 +119,34 @@ def fmcs_on(site_settings) -> SiteSettings:
     site_settings.full_multiple_companies_support = True
     site_settings.save()
     return site_settings
+
+
+@pytest.fixture(scope="session")
+def mail_certificates(tmp_path_factory):
+    """The test SMTP server's CA, certificate and key (tests/mailserver.py), made once per session."""
+    from tests.mailserver import make_certificates
+
+    return make_certificates(tmp_path_factory.mktemp("mail-tls"))
+
+
+@pytest.fixture
+def smtp_server(mail_certificates, settings):
+    """A real SMTP server (aiosmtpd: STARTTLS, AUTH, a CA of its own) started for this test, with the settings
+    pointing at it (``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_USE_TLS``, the login, ``EMAIL_SSL_CAFILE``). Mails are
+    queued in the database: send them with :func:`run_mail_queue` (a worker's batch run in this thread), which
+    sends only committed mails, so tests that send use ``transactional_db``."""
+    from tests.mailserver import MailServer
+
+    server = MailServer(mail_certificates).start()
+    for name, value in server.settings().items():
+        setattr(settings, name, value)
+    settings.MAIL_RETRY_SECONDS = 0
+    yield server
+    server.stop()
+
+
+def run_mail_queue() -> None:
+    """Run every committed queued task (mails and webhooks) now, in this thread, as a worker process would."""
+    from notifications.delivery import run_queued
+
+    run_queued()

@@ -49,8 +49,9 @@ EXEMPT: dict[str, str] = {
     "tests/inventory/assets/test_api_label_pdfs.py",
     **{f"accounts.api.unavailable.{name}": "a \"not configured\" answer, no resource behind it: "
        "tests/accounts/test_api_unavailable.py"
-       for name in ("UserEmailView", "UserLdapSyncView", "MailTestView", "LdapTestView", "LdapTestLoginView",
-                    "LoginAttemptsView")},
+       for name in ("UserLdapSyncView", "LdapTestView", "LdapTestLoginView", "LoginAttemptsView")},
+    "notifications.api.MailTestView": "sends a test mail, no resource: tests/mail/test_api.py",
+    "notifications.api.UserEmailView": "mails a user their inventory, no resource: tests/mail/test_api.py",
 }
 
 

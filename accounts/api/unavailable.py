@@ -5,8 +5,6 @@ refuses with :class:`NotConfiguredError`, the documented error envelope whose HT
 ``API_ERROR_STATUS`` (200 in ``compat`` mode, 409 in ``http`` mode). The issue that builds a feature replaces its
 view here (and the route's line in ``tests/compat/test_snipeit_routes.py`` keeps walking it):
 
-- e-mail (issue 29): ``POST /users/{id}/email`` (a user's inventory by e-mail; ``users.edit`` on that user),
-  ``POST /settings/mailtest`` (super users);
 - the directory (issue 30): ``POST /users/ldapsync`` (``users.edit``, as Snipe-IT's LDAP import),
   ``GET /settings/ldaptest`` (v8.1.4's method; ``POST`` too), ``POST /settings/ldaptestlogin``,
   ``GET /settings/login-attempts`` (super users).
@@ -19,14 +17,11 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
-from accounts import services
-from accounts.models import User
 from assetsvc.api.operation_docs import OperationText, register_operation_texts
 from assetsvc.api.permissions import HasItemPermission, IsSuperUser
 from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import ConflictError
 
-EMAIL_NOT_CONFIGURED = "E-mail is not configured on this server."
 DIRECTORY_NOT_CONFIGURED = "LDAP is not configured on this server."
 LOGIN_ATTEMPTS_NOT_RECORDED = "Login attempts are not recorded on this server: it has no LDAP or password sign-in."
 
@@ -47,25 +42,6 @@ class SuperUserOnlyView(ApiView):
     permission_classes = [HasItemPermission, IsSuperUser]
 
 
-class UserEmailView(ApiView):
-    """``POST /users/{id}/email``: Snipe-IT e-mails the user a list of what they hold (``users.edit``, then the user,
-    who must be visible to the caller and not outrank them)."""
-
-    permission_section = "users"
-    action = "email"  # the permission class reads the key of this "action": users.edit, as Snipe-IT's update gate
-    action_permissions = {"email": "edit"}
-    not_found_message = services.USER_NOT_FOUND
-
-    @extend_schema(operation_id="users_email_inventory", request=None, responses=NOT_CONFIGURED_RESPONSES)
-    def post(self, request, user_id: str):
-        try:
-            target = User.objects.restrict(request.user, "edit").alive().get(pk=int(user_id))
-        except (User.DoesNotExist, ValueError, OverflowError) as exc:
-            raise self.not_found() from exc
-        services.ensure_may_manage(actor=request.user, target=target)
-        raise NotConfiguredError(EMAIL_NOT_CONFIGURED)
-
-
 class UserLdapSyncView(ApiView):
     """``POST /users/ldapsync``: Snipe-IT's LDAP import (``users.edit``). The path comes before ``users/{id}``; its
     other methods answer 405 (no user is called "ldapsync")."""
@@ -77,12 +53,6 @@ class UserLdapSyncView(ApiView):
     @extend_schema(operation_id="users_ldap_sync", request=None, responses=NOT_CONFIGURED_RESPONSES)
     def post(self, request):
         raise NotConfiguredError(DIRECTORY_NOT_CONFIGURED)
-
-
-class MailTestView(SuperUserOnlyView):
-    @extend_schema(operation_id="settings_mail_test", request=None, responses=NOT_CONFIGURED_RESPONSES)
-    def post(self, request):
-        raise NotConfiguredError(EMAIL_NOT_CONFIGURED)
 
 
 class LdapTestView(SuperUserOnlyView):
@@ -111,14 +81,9 @@ class LoginAttemptsView(SuperUserOnlyView):
 
 _SUPER = "Super users only; everyone else gets 403."
 register_operation_texts({
-    "users_email_inventory": OperationText(
-        "E-mail a user what they hold", "Answers the error envelope \"" + EMAIL_NOT_CONFIGURED + "\" until e-mail "
-        "is set up on this server. The user must exist and be yours to see."),
     "users_ldap_sync": OperationText(
         "Import users from LDAP", "Answers the error envelope \"" + DIRECTORY_NOT_CONFIGURED + "\" until a "
         "directory is set up on this server."),
-    "settings_mail_test": OperationText(
-        "Send a test e-mail", "Answers \"" + EMAIL_NOT_CONFIGURED + "\" until e-mail is set up.", _SUPER),
     "settings_ldap_test": OperationText(
         "Test the LDAP connection", "Answers \"" + DIRECTORY_NOT_CONFIGURED + "\" until a directory is set up.",
         _SUPER),

@@ -26,8 +26,6 @@ urlpatterns = [
     re_path(r"^users/two_factor_reset/?$", UnavailableFeatureView.as_view(feature="users_two_factor_reset")),
     # Features this server does not have yet: "not configured" answers (accounts/api/unavailable.py).
     re_path(r"^users/ldapsync/?$", unavailable.UserLdapSyncView.as_view()),  # before users/{id}
-    re_path(r"^users/(?P<user_id>[^/]+)/email/?$", unavailable.UserEmailView.as_view()),
-    re_path(r"^settings/mailtest/?$", unavailable.MailTestView.as_view()),
     re_path(r"^settings/ldaptest/?$", unavailable.LdapTestView.as_view()),
     re_path(r"^settings/ldaptestlogin/?$", unavailable.LdapTestLoginView.as_view()),
     re_path(r"^settings/login-attempts/?$", unavailable.LoginAttemptsView.as_view()),

@@ -4,10 +4,8 @@ a "not configured" error envelope, never a 404-route, 405 or 500 (issue 27)."""
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
-from accounts.api.unavailable import DIRECTORY_NOT_CONFIGURED, EMAIL_NOT_CONFIGURED, LOGIN_ATTEMPTS_NOT_RECORDED
-from accounts.services import USER_NOT_FOUND
+from accounts.api.unavailable import DIRECTORY_NOT_CONFIGURED, LOGIN_ATTEMPTS_NOT_RECORDED
 from tests.api_mixins import MISSING, error_of, http_errors
 from tests.factories import UserFactory
 
@@ -15,7 +13,6 @@ pytestmark = pytest.mark.django_db
 
 #: (method, path, message, who may call it besides super users).
 SUPER_USER_ROUTES = [
-    ("post", "/api/v1/settings/mailtest", EMAIL_NOT_CONFIGURED),
     ("get", "/api/v1/settings/ldaptest", DIRECTORY_NOT_CONFIGURED),
     ("post", "/api/v1/settings/ldaptest", DIRECTORY_NOT_CONFIGURED),
     ("post", "/api/v1/settings/ldaptestlogin", DIRECTORY_NOT_CONFIGURED),
@@ -23,7 +20,6 @@ SUPER_USER_ROUTES = [
 ]
 USERS_EDIT_ROUTES = [
     ("post", "/api/v1/users/ldapsync", DIRECTORY_NOT_CONFIGURED),
-    ("post", "/api/v1/users/{id}/email", EMAIL_NOT_CONFIGURED),
 ]
 ALL_ROUTES = SUPER_USER_ROUTES + USERS_EDIT_ROUTES
 
@@ -66,29 +62,6 @@ def test_user_routes_need_users_edit(make_client, method, path, message):
     assert _call(make_client(UserFactory(permissions={"users.view": 1})), method, path, target).status_code == 403
     assert error_of(_call(make_client(UserFactory(permissions={"users.edit": 1})), method, path, target)) == message
     assert error_of(_call(make_client(UserFactory(permissions={"admin": 1})), method, path, target)) == message
-
-
-def test_email_of_an_unknown_or_deleted_user_is_not_found(token_client, settings):
-    assert error_of(token_client.post(f"/api/v1/users/{MISSING}/email")) == USER_NOT_FOUND
-    assert error_of(token_client.post("/api/v1/users/abc/email")) == USER_NOT_FOUND
-    gone = UserFactory(deleted_at=timezone.now())
-    assert error_of(token_client.post(f"/api/v1/users/{gone.pk}/email")) == USER_NOT_FOUND
-    http_errors(settings)
-    assert token_client.post(f"/api/v1/users/{MISSING}/email").status_code == 404
-
-
-def test_email_of_another_companys_user_is_not_found(make_client, company, other_company, fmcs_on):
-    caller = UserFactory(company=company, permissions={"users.edit": 1})
-    stranger = UserFactory(company=other_company)
-    neighbour = UserFactory(company=company)
-    assert error_of(make_client(caller).post(f"/api/v1/users/{stranger.pk}/email")) == USER_NOT_FOUND
-    assert error_of(make_client(caller).post(f"/api/v1/users/{neighbour.pk}/email")) == EMAIL_NOT_CONFIGURED
-
-
-def test_email_of_a_user_who_outranks_the_caller_is_refused(make_client):
-    caller = UserFactory(permissions={"users.edit": 1})
-    boss = UserFactory(superuser=True)
-    assert make_client(caller).post(f"/api/v1/users/{boss.pk}/email").status_code == 403
 
 
 def test_ldapsync_comes_before_users_id(token_client, make_client):

@@ -42,7 +42,7 @@ def test_issue_token_refuses_unknown_users_and_long_names():
 
 def test_site_settings_show_lists_every_setting():
     output = run("site_settings", "show")
-    lines = dict(line.split(" = ", 1) for line in output.strip().splitlines())
+    lines = dict(line.split(" = ", 1) for line in output.splitlines() if line)
     assert lines["full_multiple_companies_support"] == "false"
     assert lines["audit_interval"] == "12"
     for key in ("webhook_platform", "webhook_endpoint", "auto_increment_prefix", "require_checkinout_notes"):

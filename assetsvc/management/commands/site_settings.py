@@ -54,6 +54,8 @@ def shown(settings_obj: SiteSettings, field: models.Field, overrides: dict[str, 
         return NO_CHANNEL
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str) and ("\n" in value or "\r" in value):  # one line per setting (the default EULA)
+        return json.dumps(value, ensure_ascii=False)
     return "" if value is None else str(value)
 
 

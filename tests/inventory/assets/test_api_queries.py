@@ -83,12 +83,13 @@ def test_activity_and_history_queries_constant(token_client, superuser, django_a
 def test_an_asset_checkout_and_checkin_run_a_fixed_small_number_of_queries(token_client, site_settings,
                                                                          django_assert_max_num_queries):
     """Issue 13: the verbs read the URL's asset without its relations, resolve the target in one query and take the
-    status label with the lock (a checkout was 13 queries, now 11)."""
+    status label with the lock (a checkout was 13 queries, now 11). Issue 29: the checkout mail to the person adds
+    4 (the model's name it shows, the mail-log row in its savepoint); a checkin reads the category's checkin_email."""
     asset, target = AssetFactory(), UserFactory()
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(15):
         body = token_client.post(f"/api/v1/hardware/{asset.pk}/checkout",
                                  {"checkout_to_type": "user", "assigned_user": target.pk}, format="json").json()
     assert body["status"] == "success", body
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(12):
         body = token_client.post(f"/api/v1/hardware/{asset.pk}/checkin", {}, format="json").json()
     assert body["status"] == "success", body
