@@ -66,7 +66,7 @@ SECTION_ROWS = 200
 DIGEST_EVENT = "digest"
 REMINDER_EVENT = "reminder"
 #: Mail statuses that do not count as "reminded" (the person never got it, so the next run tries again).
-NOT_DELIVERED = {"failed"}
+NOT_DELIVERED = {OutboundMail.Status.FAILED}
 #: What a company's digest shows for a person, asset or location of another company (the API answers null).
 HIDDEN = "(another company)"
 

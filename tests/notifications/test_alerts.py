@@ -65,6 +65,11 @@ def body(mail: OutboundMail) -> str:
 
 @pytest.fixture
 def seeded(site_settings):
+    return seed(site_settings)
+
+
+def seed(site_settings) -> dict:
+    """One item of every alert category in company A, a few in company B, and rows that must never appear."""
     site_settings.full_multiple_companies_support = True
     site_settings.alert_email = "it@example.com, Boss@Example.com"
     site_settings.alerts_enabled = True
