@@ -160,6 +160,8 @@ ADMIN_SITE_RIGHTS: dict[str, dict[str, frozenset[str]]] = {
     "inventory": {"*": ADMIN_SITE_ACTIONS},
     "activity": {"actionlog": frozenset({"view"}), "storedfile": frozenset({"view", "delete"})},
     "accounts": {"user": frozenset({"view"}), "department": ADMIN_SITE_ACTIONS},
+    # The mail log (issue 29), read-only and limited to the administrator's company under separation.
+    "notifications": {"outboundmail": frozenset({"view"})},
 }
 
 
