@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -324,6 +325,9 @@ class AssetKind(CheckoutKind):
 
     def not_found(self) -> Exception:
         return AssetNotFoundError()
+
+    def category_filter(self, item: Asset) -> Q:
+        return Q(models__pk=item.model_id)
 
     def invalid_target(self, item, target_type, target_id, reason=None) -> Exception:
         return InvalidCheckoutTargetError(item, target_type, target_id, reason=reason)
