@@ -72,7 +72,7 @@ def _relock(acceptance: CheckoutAcceptance) -> CheckoutAcceptance:
     row = (CheckoutAcceptance.objects.select_related("user").select_for_update(of=("self",))
            .filter(pk=acceptance.pk).first())
     if row is None or row.state != CheckoutAcceptance.State.PENDING or row.link_nonce != acceptance.link_nonce:
-        raise AcceptanceLinkError(LINK_USED)
+        raise AcceptanceLinkError(LINK_USED, gone=True)
     return row
 
 
