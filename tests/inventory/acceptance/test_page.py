@@ -262,3 +262,24 @@ def test_the_post_needs_the_csrf_token(pending):
     before = nothing_written()
     assert client.post(page_url(pending), {"answer": "accept"}).status_code == 403
     assert nothing_written() == before
+
+
+# --- webhook events -------------------------------------------------------------------------------------------------
+
+
+def test_acceptance_events_are_registered_off_by_default_one_per_kind():
+    from notifications.events import EVENTS, default_event_names
+
+    names = {f"{kind}.{done}" for kind in ("asset", "accessory", "consumable", "component", "license")
+             for done in ("accepted", "declined")}
+    assert names <= set(EVENTS) and not names & set(default_event_names())
+    asset = AssetFactory(asset_tag="TAG-7", name="Laptop")
+    person = UserFactory(first_name="Grace", last_name="Hopper")
+    assert EVENTS["asset.accepted"].render(item=asset, actor=person, target=person) == (
+        "Asset TAG-7 (Laptop) was accepted by Grace Hopper")
+    accessory = AccessoryFactory(name="Dock")
+    assert EVENTS["accessory.declined"].render(item=accessory, actor=person, target=person) == (
+        "Accessory Dock was declined by Grace Hopper")
+    row = CheckoutAcceptance(item_type="asset")
+    assert EVENTS["asset.accepted"].applies({"acceptance": row})
+    assert not EVENTS["accessory.accepted"].applies({"acceptance": row})
