@@ -26,8 +26,8 @@ def three(token_client, fmcs_on, company, other_company):
     """Three assets of a requiring category checked out: one awaiting (company A), one accepted, one of company B."""
     category = CategoryFactory(require_acceptance=True, eula_text="Terms")
     model = AssetModelFactory(category=category)
-    awaiting, accepted, foreign = (AssetFactory(company=company, model=model), AssetFactory(company=company, model=model),
-                                   AssetFactory(company=other_company, model=model))
+    awaiting, accepted = AssetFactory(company=company, model=model), AssetFactory(company=company, model=model)
+    foreign = AssetFactory(company=other_company, model=model)
     for asset in (awaiting, accepted, foreign):
         check_out(token_client, asset, UserFactory(company=asset.company))
     row = CheckoutAcceptance.objects.get(item_id=accepted.pk)
