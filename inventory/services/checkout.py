@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import IntegerField, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.dispatch import Signal
 from django.utils import timezone
@@ -134,9 +134,10 @@ class CheckoutKind(ABC):
                        ) -> Exception:
         raise NotImplementedError
 
-    def category_filter(self, item: models.Model) -> Q:
-        """The item's category, as a filter on categories (acceptance rules, issue 29)."""
-        return Q(pk=getattr(item, "category_id", None))
+    def acceptance_category(self, item: models.Model) -> Category | None:
+        """The item's category when it requires acceptance (issue 29), else None: one query (a kind whose lock reads
+        the category with the item answers without one)."""
+        return Category.objects.filter(pk=getattr(item, "category_id", None), require_acceptance=True).first()
 
     def assignment_of(self, item: models.Model) -> Any:
         """The assignment row the last :meth:`assign` made (the ``assignment_id`` of an acceptance), or None."""
@@ -227,7 +228,7 @@ def acceptance_open(*, kind: CheckoutKind, item: models.Model, target: Target, l
     one insert), or None. The EULA is kept as it is now, with its SHA-256, so what is signed is what was shown."""
     if not isinstance(target, User):
         return None
-    category = Category.objects.filter(kind.category_filter(item), require_acceptance=True).first()
+    category = kind.acceptance_category(item)
     if category is None:
         return None
     eula = eula_of(category)
@@ -264,7 +265,9 @@ def checkin_locked(*, kind: CheckoutKind, locked: models.Model, actor: User, ass
     assignment_id = assignment.pk if assignment is not None else None  # a whole checkin deletes the row
     previous, fields = kind.unassign(locked, assignment=assignment, actor=actor, quantity=quantity, note=note,
                                      **options)
-    if quantity is None or quantity == held:  # a whole checkin: what was waiting for an answer no longer is
+    # A whole checkin: what was waiting for an answer no longer is (a kind whose lock read that nothing waits,
+    # ``acceptance_pending`` False, spares the UPDATE).
+    if (quantity is None or quantity == held) and getattr(locked, "acceptance_pending", True):
         acceptance_cancel(kind=kind, item=locked, assignment_id=assignment_id)
     log = _log(ActionType.CHECKIN, kind, locked, actor, previous, note, fields)
     if quantity is None:  # a whole checkin: the signal carries what came back (the log's checkin_qty)

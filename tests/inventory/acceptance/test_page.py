@@ -283,3 +283,22 @@ def test_acceptance_events_are_registered_off_by_default_one_per_kind():
     row = CheckoutAcceptance(item_type="asset")
     assert EVENTS["asset.accepted"].applies({"acceptance": row})
     assert not EVENTS["accessory.accepted"].applies({"acceptance": row})
+
+
+# --- the hardware record and list -----------------------------------------------------------------------------------
+
+
+def test_the_hardware_record_and_list_show_and_filter_awaiting_acceptance(token_client):
+    waiting, plain = asset_needing_acceptance(), AssetFactory()
+    check_out_asset(token_client, waiting, UserFactory())
+    assert token_client.get(f"/api/v1/hardware/{waiting.pk}").json()["awaiting_acceptance"] is True
+    assert token_client.get(f"/api/v1/hardware/{plain.pk}").json()["awaiting_acceptance"] is False
+    rows = token_client.get("/api/v1/hardware").json()["rows"]
+    assert {row["id"]: row["awaiting_acceptance"] for row in rows} == {waiting.pk: True, plain.pk: False}
+    listed = token_client.get("/api/v1/hardware?acceptance=pending").json()
+    assert (listed["total"], [row["id"] for row in listed["rows"]]) == (1, [waiting.pk])
+    assert token_client.get("/api/v1/hardware?acceptance=bogus").json()["total"] == 0
+    assert answer(page_url(CheckoutAcceptance.objects.get()), "accept").status_code == 200
+    assert token_client.get(f"/api/v1/hardware/{waiting.pk}").json()["awaiting_acceptance"] is False
+    assert [row["id"] for row in token_client.get("/api/v1/hardware?acceptance=accepted").json()["rows"]] == [
+        waiting.pk]
