@@ -28,6 +28,11 @@ POST_RATE = "20/m"
 TOO_MANY = "Too many answers from your address. Wait a minute and try again."
 
 
+def _client_ip(group: str, request: HttpRequest) -> str:
+    """The caller's address as the action log records it (behind trusted proxies, the forwarded one)."""
+    return current_request_meta().get("remote_ip") or request.META.get("REMOTE_ADDR", "")
+
+
 def _refused(request: HttpRequest, error: AcceptanceLinkError) -> HttpResponse:
     return render(request, "acceptance/refused.html", {"site_name": app_settings.SITE_NAME, "message": str(error)},
                   status=410 if error.gone else 404)
@@ -44,6 +49,11 @@ def _open(request: HttpRequest, token: str, *, lock: bool = False) -> CheckoutAc
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def acceptance_page(request: HttpRequest, token: str) -> HttpResponse:
+    # Every POST counts, good link or not: the limit is there to slow down someone trying tokens.
+    if request.method == "POST" and is_ratelimited(request, group="acceptance", key=_client_ip, rate=POST_RATE,
+                                                   method="POST", increment=True):
+        return render(request, "acceptance/refused.html", {"site_name": app_settings.SITE_NAME, "message": TOO_MANY},
+                      status=429)
     try:
         acceptance = _open(request, token)
     except AcceptanceLinkError as error:
@@ -70,10 +80,6 @@ def _answer(request: HttpRequest, token: str) -> HttpResponse:
     answer = request.POST.get("answer")
     if answer not in ("accept", "decline"):
         return _refused(request, AcceptanceLinkError("Choose Accept or Decline."))
-    if is_ratelimited(request, group="acceptance", key="ip", rate=POST_RATE, method="POST",
-                      increment=True):
-        return render(request, "acceptance/refused.html", {"site_name": app_settings.SITE_NAME, "message": TOO_MANY},
-                      status=429)
     meta = current_request_meta()
     note = (request.POST.get("note") or "").strip()[:NOTE_MAX]
     service = acceptance_accept if answer == "accept" else acceptance_decline

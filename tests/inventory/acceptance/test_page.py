@@ -302,3 +302,14 @@ def test_the_hardware_record_and_list_show_and_filter_awaiting_acceptance(token_
     assert token_client.get(f"/api/v1/hardware/{waiting.pk}").json()["awaiting_acceptance"] is False
     assert [row["id"] for row in token_client.get("/api/v1/hardware?acceptance=accepted").json()["rows"]] == [
         waiting.pk]
+
+
+def test_answers_are_rate_limited_per_address(pending):
+    from inventory.acceptance_views import POST_RATE
+
+    limit = int(POST_RATE.split("/")[0])
+    for _ in range(limit):
+        assert answer("/accept/nonsense/", "accept").status_code == 404
+    before = nothing_written()
+    assert answer(page_url(pending), "accept").status_code == 429
+    assert nothing_written() == before
