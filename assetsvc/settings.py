@@ -398,5 +398,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # fontTools (fpdf2's font subsetting for the signed EULA PDFs, issue 29) logs every glyph at INFO.
+    "loggers": {"django.request": {"level": "ERROR"}, "fontTools": {"level": "WARNING"}},
 }

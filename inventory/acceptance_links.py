@@ -25,7 +25,12 @@ LINK_USED = "This item has already been answered, or is no longer waiting for yo
 
 
 class AcceptanceLinkError(Exception):
-    """A token that opens nothing; ``str()`` is the text the page shows."""
+    """A token that opens nothing; ``str()`` is the text the page shows. ``gone``: the link was good once (expired,
+    or already answered or canceled), so the page answers 410 rather than 404."""
+
+    def __init__(self, message: str, *, gone: bool = False) -> None:
+        super().__init__(message)
+        self.gone = gone
 
 
 def new_nonce() -> str:
@@ -53,7 +58,7 @@ def read_token(token: str, *, lock: bool = False) -> CheckoutAcceptance:
     try:
         payload = signer.unsign_object(token, max_age=timedelta(days=settings.ACCEPTANCE_LINK_DAYS))
     except signing.SignatureExpired as exc:
-        raise AcceptanceLinkError(LINK_EXPIRED) from exc
+        raise AcceptanceLinkError(LINK_EXPIRED, gone=True) from exc
     except (signing.BadSignature, ValueError, TypeError) as exc:
         raise AcceptanceLinkError(LINK_INVALID) from exc
     if not isinstance(payload, dict) or not all(isinstance(payload.get(k), t) for k, t in
@@ -66,7 +71,7 @@ def read_token(token: str, *, lock: bool = False) -> CheckoutAcceptance:
     if acceptance is None or acceptance.user_id != payload["u"]:
         raise AcceptanceLinkError(LINK_INVALID)
     if acceptance.state != CheckoutAcceptance.State.PENDING:
-        raise AcceptanceLinkError(LINK_USED)
+        raise AcceptanceLinkError(LINK_USED, gone=True)
     if not secrets.compare_digest(acceptance.link_nonce, payload["n"]):
         raise AcceptanceLinkError(LINK_INVALID)
     return acceptance

@@ -3,8 +3,10 @@
 Every signal is sent inside the service's transaction with these keyword arguments:
 ``item`` (the model instance), ``actor`` (the acting user), ``target`` (user/asset/location, or None),
 ``note`` (str) and ``log`` (the ActionLog row); the accessory and consumable checkouts and the accessory checkin add
-``quantity`` (the units moved). Receivers must defer outside work until the commit
-(``transaction.on_commit``, or a task enqueued in the transaction, as the webhook receivers do).
+``quantity`` (the units moved). Every ``*_checked_out`` signal also carries ``acceptance``: the pending
+``CheckoutAcceptance`` the checkout opened (a checkout to a user of a category with ``require_acceptance``; its link is
+``inventory.acceptance_links.acceptance_url(acceptance)``), else None (issue 29). Receivers must defer outside work
+until the commit (``transaction.on_commit``, or a task enqueued in the transaction, as the webhook receivers do).
 """
 
 from django.dispatch import Signal
@@ -55,6 +57,14 @@ def lifecycle(kind: str, action: str) -> Signal:
 def send_lifecycle(kind: str, action: str, *, item, actor, log) -> None:
     """Send a record's lifecycle signal (inside the service's transaction, after its action-log row)."""
     lifecycle(kind, action).send(sender=type(item), item=item, actor=actor, target=None, note="", log=log)
+
+# Checkout acceptance (issue 29, inventory.services.acceptance): the person answered a checkout's acceptance. Sent
+# after the ``accepted`` / ``declined`` action-log row (a decline's checkin follows, with its own log row and
+# ``*_checked_in`` signal) with ``item`` (the asset, accessory, consumable, component or license), ``actor`` and
+# ``target`` (both the person), ``note``, ``log`` and ``acceptance`` (the CheckoutAcceptance row; its ``item_type``
+# names the kind).
+checkout_accepted = Signal()
+checkout_declined = Signal()
 
 # Checkout requests (inventory.services.requests): ``item`` (the asset), ``actor`` (the requester) and, on a request,
 # ``request`` (the CheckoutRequest row).

@@ -89,6 +89,14 @@ class EventType:
     #: Sent unless the settings' event list leaves it out (API-CONTRACT.md §8a: the eight of the specification and
     #: §8 are on by default; the created / updated / deleted / restored events are off).
     default: bool = True
+    #: For a signal shared by every kind (``checkout_accepted`` / ``checkout_declined``, issue 29): the event fires
+    #: only when the signal's ``acceptance.item_type`` is this event's kind.
+    per_kind: bool = False
+
+    def applies(self, kwargs: dict[str, Any]) -> bool:
+        if not self.per_kind:
+            return True
+        return getattr(kwargs.get("acceptance"), "item_type", None) == self.kind
 
     def render(self, *, item: Any, actor: Any = None, target: Any = None) -> str:
         values = {
@@ -151,6 +159,19 @@ EVENTS: dict[str, EventType] = {
                   _asset_values if kind == "asset" else _named(f"{kind}_name"), f"{kind} {action}", default=False)
         for kind in ("asset", "accessory", "consumable", "component", "license")
         for action, done in signals.LIFECYCLE_ACTIONS.items()
+    ]
+    + [
+        # Checkout acceptance (issue 29), off by default: the actor is the person who answered.
+        EventType(f"{kind}.{done}", getattr(signals, f"checkout_{done}"),
+                  (f"Asset {{asset_tag}} ({{asset_name}}) was {done} by {{admin_name}}" if kind == "asset"
+                   else f"License seat for {{license_name}} was {done} by {{admin_name}}" if kind == "license"
+                   else f"{kind.capitalize()} {{{kind}_name}} was {done} by {{admin_name}}"),
+                  (_asset_values if kind == "asset" else _license_values if kind == "license"
+                   else _named(f"{kind}_name")),
+                  f"{kind} {done}", item_target_name if kind != "asset" else display_name, default=False,
+                  per_kind=True)
+        for kind in ("asset", "accessory", "consumable", "component", "license")
+        for done in ("accepted", "declined")
     ]
     + [
         # Checkout requests (issue 27), off by default: the actor is the employee who asks.

@@ -23,6 +23,10 @@ signal (``inventory.signals``)    event                       sent by
 ``<kind>_created`` ... (20)       ``<kind>.created`` ...      the create / update / delete / restore services
                                                               (``inventory.signals.send_lifecycle``); off by
                                                               default (API-CONTRACT.md §8a)
+``checkout_accepted``             ``<kind>.accepted`` (5)     ``inventory.services.acceptance.acceptance_accept``;
+                                                              one event per kind, picked by the signal's
+                                                              ``acceptance.item_type``; off by default (issue 29)
+``checkout_declined``             ``<kind>.declined`` (5)     ``inventory.services.acceptance.acceptance_decline``
 ================================  ==========================  ===============================================
 
 An event is sent when :func:`enabled` says so. The general kind's body adds :func:`details` (API-CONTRACT.md §8a).
@@ -85,6 +89,8 @@ def details(event: EventType, *, item: Any, actor: Any = None, target: Any = Non
 
 def notify(event: EventType, *, item: Any, actor: Any = None, target: Any = None, **kwargs: Any) -> None:
     try:
+        if not event.applies(kwargs):
+            return
         config = get_webhook_config()
         if not config.enabled or not enabled(config, event):
             return

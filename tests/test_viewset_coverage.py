@@ -30,6 +30,13 @@ EXEMPT: dict[str, str] = {
     "inventory.api.requests.views.AssetRequestCancelView": "the caller withdraws their request: "
     "tests/inventory/requests/test_api.py",
     "inventory.api.requests.views.MyRequestsView": "the caller's own requests: tests/inventory/requests/test_api.py",
+    "inventory.api.acceptances.views.MyEulasView": "the caller's own accepted EULAs: "
+    "tests/inventory/acceptance/test_api_eulas.py",
+    "inventory.api.acceptances.views.MyEulaFileView": "a PDF download of one's own: "
+    "tests/inventory/acceptance/test_api_eulas.py",
+    "inventory.api.acceptances.views.UserEulasView": "a user's accepted EULAs, unpaged, no writes: "
+    "tests/inventory/acceptance/test_api_eulas.py (permission, separation)",
+    "inventory.api.acceptances.views.UserEulaFileView": "a PDF download: tests/inventory/acceptance/test_api_eulas.py",
     "inventory.transfer.api.ImportListView": "CSV uploads, not a resource of the mixins' shape (multipart, the "
     "caller's own files): tests/inventory/transfer/test_api_imports.py",
     "inventory.transfer.api.ImportDetailView": "one CSV upload: tests/inventory/transfer/test_api_imports.py",

@@ -4,6 +4,7 @@ registered them. Company separation, the action pages and HISTORY are in ``inven
 own admin is in ``activity.admin``."""
 
 from inventory.admin import (  # noqa: F401
+    acceptances,
     assets,
     catalogue,
     custom_fields,

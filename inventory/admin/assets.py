@@ -42,7 +42,13 @@ from inventory.admin.base import (
     report_each,
     shown_target,
 )
-from inventory.admin.filters import AuditDueFilter, CheckinDueFilter, StatusTypeFilter, WarrantyFilter
+from inventory.admin.filters import (
+    AcceptanceFilter,
+    AuditDueFilter,
+    CheckinDueFilter,
+    StatusTypeFilter,
+    WarrantyFilter,
+)
 from inventory.admin.maintenances import maintenances_of
 from inventory.admin.transfer import CsvImportExportMixin
 from inventory.models import (
@@ -169,7 +175,7 @@ class AssetAdmin(SoftDeleteAdminMixin, CsvImportExportMixin, ActionLogHistoryMix
     list_display = ["asset_tag", "name", "model", "status", "company", "assigned_target", "location", "deleted_at"]
     list_filter = ["status", "company", ("location", RELATED_ONLY), ("model", RELATED_ONLY),
                    ("model__category", RELATED_ONLY), AssignedFilter, StatusTypeFilter, AuditDueFilter,
-                   CheckinDueFilter, WarrantyFilter]
+                   CheckinDueFilter, WarrantyFilter, AcceptanceFilter]
     search_fields = ["asset_tag", "name", "serial", "order_number"]
     list_select_related = ["model", "status", "company", "location", "assigned_user", "assigned_asset",
                            "assigned_location"]

@@ -93,7 +93,8 @@ class StatusLabelAdmin(CatalogueAdmin):
 @admin.register(Category)
 class CategoryAdmin(CatalogueAdmin):
     form = api_form(Category, catalogue_serializers.CategoryWriteSerializer)
-    list_display = ["name", "category_type"]
+    list_display = ["name", "category_type", "require_acceptance", "use_default_eula", "checkin_email"]
+    list_filter = ["category_type", "require_acceptance"]
 
 
 @admin.register(Manufacturer)

@@ -128,6 +128,8 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
              _list_url(asset, warranty="ending"), warn(board.warranties_ending)),
         Card(f"Licenses expiring in {numbers.EXPIRY_WINDOW_DAYS} days", board.licenses_expiring,
              _list_url("inventory_license", attention="expiring"), warn(board.licenses_expiring)),
+        Card("Awaiting acceptance", board.awaiting_acceptance,
+             _list_url("inventory_checkoutacceptance", state__exact="pending"), warn(board.awaiting_acceptance)),
         Card("Licenses with no free seat", board.licenses_full, _list_url("inventory_license", attention="full"),
              warn(board.licenses_full)),
         *[Card(f"{kind.capitalize()} at their minimum", count, _list_url(f"inventory_{kind_model}", stock="low"),

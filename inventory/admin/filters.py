@@ -1,6 +1,7 @@
 """List filters the start page links to (issue 28): each dashboard number opens its list filtered by one of these,
 with the dashboard's own definition (``inventory/selectors/dashboard.py``), so the list shows exactly what was
-counted. The parameter names are part of the links: ``status_type``, ``audit``, ``checkin``, ``warranty`` on assets,
+counted. The parameter names are part of the links: ``status_type``, ``audit``, ``checkin``, ``warranty``,
+``acceptance`` on assets,
 ``attention`` on licenses, ``stock`` on accessories, consumables and components."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from django.contrib import admin
 from django.utils import timezone
 
 from assetsvc.site import get_site_settings
+from inventory.models import CheckoutAcceptance, asset_acceptance_exists
 from inventory.selectors import dashboard
 from inventory.selectors.charts import META_STATUSES
 
@@ -99,4 +101,24 @@ class LowStockFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset):
         if self.value() == "low":
             return queryset.filter(pk__in=dashboard.low_stock(queryset.model._default_manager.all()).values("pk"))
+        return queryset
+
+
+class AcceptanceFilter(admin.SimpleListFilter):
+    """Issue 29: assets awaiting their person's acceptance, accepted by their current holder, or declined (ever)."""
+
+    title = "acceptance"
+    parameter_name = "acceptance"
+
+    def lookups(self, request, model_admin):
+        return [("awaiting", "Awaiting acceptance"), ("accepted", "Accepted"), ("declined", "Declined")]
+
+    def queryset(self, request, queryset):
+        state = CheckoutAcceptance.State
+        if self.value() == "awaiting":
+            return queryset.filter(asset_acceptance_exists(state.PENDING))
+        if self.value() == "accepted":
+            return queryset.filter(asset_acceptance_exists(state.ACCEPTED, holder=True))
+        if self.value() == "declined":
+            return queryset.filter(asset_acceptance_exists(state.DECLINED))
         return queryset

@@ -117,6 +117,22 @@ register_operation_texts({
         "Cancel my request", "Withdraws the caller's open request for the asset."),
     "account_requests_list": OperationText(
         "My requests", "The caller's open requests, newest first.", "Any signed-in user, for their own requests."),
+    # --- accepted EULAs (issue 29) ----------------------------------------------------------------------------------
+    "account_eulas_list": OperationText(
+        "My accepted EULAs",
+        "The checkouts the caller accepted on the acceptance page, newest first (``{total, rows}``): the item, when it "
+        "was checked out and accepted, the note, the EULA's SHA-256 and the ``url`` of the signed PDF.",
+        "Any signed-in user, for their own EULAs."),
+    "account_eulas_file": OperationText(
+        "Download my signed EULA", "The PDF kept when the caller accepted the checkout.",
+        "Any signed-in user, for their own EULAs; anything else is not found."),
+    "users_eulas_list": OperationText(
+        "A user's accepted EULAs",
+        "The checkouts this user accepted, in the shape of ``account/eulas``. Another company's user is not found."),
+    "users_eulas_file": OperationText(
+        "Download a user's signed EULA",
+        "The PDF kept when the user accepted the checkout.",
+        "The user themselves, or holders of ``users.view`` who may see that user; anyone else gets not found."),
     "hardware_assigned_assets_list": OperationText(
         "Assets checked out to an asset", "The assets checked out to this asset, in the hardware list's shape."),
     "models_assets_list": OperationText(

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("inventory.api.licenses.urls")),
     path("", include("inventory.api.custom_fields.urls")),
     path("", include("inventory.api.requests.urls")),
+    path("", include("inventory.api.acceptances.urls")),  # account/eulas, users/{id}/eulas (issue 29)
     path("", include("inventory.api.maintenances.urls")),
     path("", include("inventory.api.kits.urls")),
 ]

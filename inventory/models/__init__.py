@@ -40,7 +40,7 @@ from inventory.models.transfer import ImportFile, ImportJob
 from inventory.models.requests import CheckoutRequest, CheckoutRequestQuerySet
 from inventory.models.maintenances import Maintenance, MaintenanceQuerySet, MaintenanceType, in_maintenance
 from inventory.models.kits import Kit, KitAccessory, KitConsumable, KitLicense, KitLine, KitModel
-from inventory.models.acceptance import CheckoutAcceptance, CheckoutAcceptanceQuerySet
+from inventory.models.acceptance import CheckoutAcceptance, CheckoutAcceptanceQuerySet, asset_acceptance_exists
 
 __all__ = [
     "CheckoutRequest", "CheckoutRequestQuerySet", "ImportFile",
@@ -55,5 +55,5 @@ __all__ = [
     "ImportJob",
     "Maintenance", "MaintenanceQuerySet", "MaintenanceType", "in_maintenance",
     "Kit", "KitAccessory", "KitConsumable", "KitLicense", "KitLine", "KitModel",
-    "CheckoutAcceptance", "CheckoutAcceptanceQuerySet",
+    "CheckoutAcceptance", "CheckoutAcceptanceQuerySet", "asset_acceptance_exists",
 ]

@@ -25,6 +25,15 @@ class CheckoutAcceptanceQuerySet(CompanyScopedQuerySet):
         return self.filter(item_type=item_type, item_id=item_id)
 
 
+def asset_acceptance_exists(state: str, *, holder: bool = False) -> models.Exists:
+    """Whether an asset (the outer row) has an acceptance in ``state`` (``holder``: one of its current user), as an
+    EXISTS on the ``(item_type, item_id, state)`` index: a list filters and annotates with it in its one query."""
+    rows = CheckoutAcceptance.objects.filter(item_type="asset", item_id=models.OuterRef("pk"), state=state)
+    if holder:
+        rows = rows.filter(user_id=models.OuterRef("assigned_user_id"))
+    return models.Exists(rows)
+
+
 class CheckoutAcceptance(models.Model):
     class State(models.TextChoices):
         PENDING = "pending", "awaiting acceptance"

@@ -23,7 +23,16 @@ from companies.models import Company
 from companies.querysets import limiting_company_id
 from inventory.choices import StatusType, TargetType
 from inventory.custom_values import lookups as custom_filters
-from inventory.models import Asset, AssetModel, AssetQuerySet, Location, StatusLabel, Supplier
+from inventory.models import (
+    Asset,
+    AssetModel,
+    AssetQuerySet,
+    CheckoutAcceptance,
+    Location,
+    StatusLabel,
+    Supplier,
+    asset_acceptance_exists,
+)
 from inventory.selectors import tally
 
 #: ``status`` filter values (specification "Asset status filter values"), compared case-insensitively.
@@ -60,7 +69,11 @@ ID_FILTERS = ("status_id", "location_id", "rtd_location_id", "supplier_id", "com
               "manufacturer_id")
 EXACT_FILTERS = ("asset_tag", "serial", "order_number")
 FLAG_FILTERS = ("byod", "requestable")
-FILTERS = ("status", *ID_FILTERS, *EXACT_FILTERS, *FLAG_FILTERS, "assigned_to")
+FILTERS = ("status", *ID_FILTERS, *EXACT_FILTERS, *FLAG_FILTERS, "assigned_to", "acceptance")
+#: ``?acceptance=``: assets whose checkout awaits its person's answer, accepted by the current holder, or declined
+#: (issue 29; the admin's acceptance filter too).
+ACCEPTANCE_STATES = {"pending": CheckoutAcceptance.State.PENDING, "accepted": CheckoutAcceptance.State.ACCEPTED,
+                     "declined": CheckoutAcceptance.State.DECLINED}
 #: The filters the live-asset tally answers (:func:`tallied_total`).
 TALLIED_FILTERS = frozenset({"company_id", "status_id"})
 
@@ -134,6 +147,12 @@ def _filter_assets(queryset: AssetQuerySet, params: dict[str, Any]) -> AssetQuer
         if kind is None:
             raise NoMatch
         queryset = queryset.filter(**{f"assigned_{kind}_id__in": _ids(assigned_to)})
+    acceptance = params.get("acceptance")
+    if acceptance not in (None, ""):
+        state = ACCEPTANCE_STATES.get(str(acceptance).strip().lower())
+        if state is None:
+            raise NoMatch
+        queryset = queryset.filter(asset_acceptance_exists(state, holder=state == CheckoutAcceptance.State.ACCEPTED))
     return queryset
 
 

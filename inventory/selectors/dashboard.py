@@ -9,7 +9,8 @@ only, in a fixed number of queries whatever the inventory's size (measured in ``
 3. licenses expiring and licenses without a free seat: one aggregate;
 4. accessories, consumables and components at or below their minimum quantity: one query per kind;
 5. check-outs per week: one grouped count of the action log;
-6. the latest activity: one query.
+6. the latest activity: one query;
+7. checkouts awaiting their person's acceptance (issue 29): one count on the ``(state, created_at)`` index.
 
 The definitions are the API's (``GET /hardware`` with ``status``, the ``/hardware/audits/due`` family,
 :func:`inventory.selectors.assets.upcoming`), so a number here equals what the API answers for the same data.
@@ -29,7 +30,16 @@ from django.utils import timezone
 from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.site import get_site_settings
-from inventory.models import Accessory, AddMonths, Asset, AssetModel, Component, Consumable, License
+from inventory.models import (
+    Accessory,
+    AddMonths,
+    Asset,
+    AssetModel,
+    CheckoutAcceptance,
+    Component,
+    Consumable,
+    License,
+)
 from inventory.selectors.assets import ASSIGNED
 from inventory.selectors.charts import META_STATUSES
 
@@ -71,6 +81,8 @@ class Dashboard:
     #: ``(Monday of the week, check-outs)``, oldest first, :data:`CHECKOUT_WEEKS` weeks.
     checkouts_per_week: list[tuple[date, int]]
     activity: list[ActionLog] = field(default_factory=list)
+    #: Checkouts (of every kind) still waiting for their person's answer.
+    awaiting_acceptance: int = 0
 
 
 def warranty_ending(today: date, days: int = EXPIRY_WINDOW_DAYS) -> Q:
@@ -167,6 +179,7 @@ def dashboard(user: Any, *, today: date | None = None) -> Dashboard:
         low_stock_counts=low_counts, low_stock=low_rows[:LIST_ROWS],
         checkouts_per_week=checkouts_per_week(user, today),
         activity=latest_activity(user),
+        awaiting_acceptance=CheckoutAcceptance.objects.restrict(user).pending().count(),
     )
 
 

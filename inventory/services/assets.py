@@ -40,7 +40,7 @@ from inventory.exceptions import (
     AssetTagTakenError,
     InvalidCheckoutTargetError,
 )
-from inventory.models import Asset, Location, StatusLabel
+from inventory.models import Asset, Category, CheckoutAcceptance, Location, StatusLabel, asset_acceptance_exists
 from inventory.services.checkout import (
     CheckoutKind,
     Target,
@@ -325,6 +325,16 @@ class AssetKind(CheckoutKind):
     def not_found(self) -> Exception:
         return AssetNotFoundError()
 
+    def acceptance_category(self, item: Asset) -> Category | None:
+        """Read with the lock (:meth:`lock_for_checkout`): no query."""
+        category = item.model.category
+        return category if category.require_acceptance else None
+
+    def lock(self, item: Asset | int) -> Asset:
+        """The asset locked, knowing whether a checkout of it awaits acceptance (a checkin cancels it; issue 29)."""
+        rows = Asset.objects.annotate(acceptance_pending=asset_acceptance_exists(CheckoutAcceptance.State.PENDING))
+        return lock_or_not_found(rows, item, self.not_found)
+
     def invalid_target(self, item, target_type, target_id, reason=None) -> Exception:
         return InvalidCheckoutTargetError(item, target_type, target_id, reason=reason)
 
@@ -336,8 +346,9 @@ class AssetKind(CheckoutKind):
         if isinstance(target, Asset):
             _serialise_asset_to_asset_checkouts()
             ids.add(target.pk)
-        # The status label comes with the lock (ensure_available reads its type); only asset rows are locked.
-        locked_rows = Asset.objects.select_related("status").select_for_update(of=("self",))
+        # The status label (ensure_available reads its type) and the category (its acceptance rule, issue 29) come
+        # with the lock; only asset rows are locked.
+        locked_rows = Asset.objects.select_related("status", "model__category").select_for_update(of=("self",))
         rows = {row.pk: row for row in locked_rows.filter(pk__in=ids).order_by("pk")}
         locked = rows.get(item.pk)
         if locked is None:

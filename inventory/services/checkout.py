@@ -13,6 +13,11 @@ shared, in this order, in one transaction:
    assignment loop);
 5. the change (``assign`` / ``unassign``), one action-log row, and the kind's domain signal.
 
+A checkout to a user of an item whose category has ``require_acceptance`` also opens a pending
+:class:`~inventory.models.CheckoutAcceptance` (issue 29, :func:`acceptance_open`), passed in the signal as
+``acceptance``; a whole checkin of that item or assignment row cancels a pending one (:func:`acceptance_cancel`).
+The answers are ``inventory.services.acceptance``.
+
 Assets are the kind with quantity 1 whose assignment lives on the asset row. Kinds handed out by quantity
 (accessories, consumables, components, license seats) subclass :class:`QuantityKind`: each checkout is an assignment
 row with a quantity, and what is left is the item's total minus the assigned quantities, computed by a subquery on
@@ -21,6 +26,7 @@ the locked item.
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -29,6 +35,7 @@ from django.db import models, transaction
 from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.dispatch import Signal
+from django.utils import timezone
 
 from accounts.models import User
 from activity.choices import ActionType
@@ -37,8 +44,9 @@ from activity.services import log_action
 from assetsvc.exceptions import InvalidInputError
 from assetsvc.services import lock_or_not_found
 from assetsvc.site import get_site_settings
+from inventory.acceptance_links import new_nonce
 from inventory.choices import TargetType
-from inventory.models import Asset, Location, target_type_of
+from inventory.models import Asset, Category, CheckoutAcceptance, Location, target_type_of
 
 Target = User | Asset | Location
 NOTE_REQUIRED = "The note field is required."
@@ -126,6 +134,15 @@ class CheckoutKind(ABC):
                        ) -> Exception:
         raise NotImplementedError
 
+    def acceptance_category(self, item: models.Model) -> Category | None:
+        """The item's category when it requires acceptance (issue 29), else None: one query (a kind whose lock reads
+        the category with the item answers without one)."""
+        return Category.objects.filter(pk=getattr(item, "category_id", None), require_acceptance=True).first()
+
+    def assignment_of(self, item: models.Model) -> Any:
+        """The assignment row the last :meth:`assign` made (the ``assignment_id`` of an acceptance), or None."""
+        return getattr(item, "checkout_row", None)
+
     def lock(self, item: models.Model | int) -> models.Model:
         return lock_or_not_found(self.model, item, self.not_found)
 
@@ -190,19 +207,68 @@ def item_checkout(*, kind: CheckoutKind, item: models.Model, target: Target, act
     kind.check_target(locked, target, actor)
     fields = kind.assign(locked, target, actor=actor, quantity=quantity, note=note, **options)
     log = _log(ActionType.CHECKOUT, kind, locked, actor, target, note, fields)
+    acceptance = acceptance_open(kind=kind, item=locked, target=target, log=log)
     if kind.checked_out is not None:
         kind.checked_out.send(sender=kind.model, item=locked, actor=actor, target=target, note=note, log=log,
-                              quantity=quantity)
+                              quantity=quantity, acceptance=acceptance)
     return locked
 
 
+def eula_of(category: Category) -> str:
+    """The EULA a category's items are handed out under: the site's default when the category uses it, else its
+    own text (Snipe-IT's ``getEula``); may be empty."""
+    if category.use_default_eula:
+        return get_site_settings().default_eula_text or ""
+    return category.eula_text or ""
+
+
+def acceptance_open(*, kind: CheckoutKind, item: models.Model, target: Target, log: ActionLog
+                    ) -> CheckoutAcceptance | None:
+    """The pending acceptance of a checkout to a user whose item's category requires one (one read of the category,
+    one insert), or None. The EULA is kept as it is now, with its SHA-256, so what is signed is what was shown."""
+    if not isinstance(target, User):
+        return None
+    category = kind.acceptance_category(item)
+    if category is None:
+        return None
+    eula = eula_of(category)
+    assignment = kind.assignment_of(item)
+    return CheckoutAcceptance.objects.create(
+        item_type=kind.item_type, item_id=item.pk, assignment_id=assignment.pk if assignment is not None else None,
+        checkout_log=log, user=target, company_id=getattr(item, "company_id", None), eula_text=eula,
+        eula_sha256=hashlib.sha256(eula.encode()).hexdigest() if eula else "", link_nonce=new_nonce(),
+    )
+
+
+def acceptance_cancel(*, kind: CheckoutKind, item: models.Model, assignment_id: int | None = None) -> int:
+    """Cancel the pending acceptances of ``item`` (of one assignment row when given): the item came back before its
+    person answered, so the link now answers "no longer waiting". One UPDATE; answers how many rows."""
+    rows = CheckoutAcceptance.objects.pending().for_item(kind.item_type, item.pk)
+    if assignment_id is not None:
+        rows = rows.filter(assignment_id=assignment_id)
+    return rows.update(state=CheckoutAcceptance.State.CANCELED, answered_at=timezone.now())
+
+
 def checkin_locked(*, kind: CheckoutKind, locked: models.Model, actor: User, assignment: Any = None,
-                   quantity: int | None = None, note: str = "", **options: Any) -> models.Model:
-    """Check in an item whose row the caller already holds locked (a delete checks its item in first)."""
+                   quantity: int | None = None, note: str = "", declined: bool = False,
+                   **options: Any) -> models.Model:
+    """Check in an item whose row the caller already holds locked (a delete checks its item in first).
+
+    ``declined``: the person declined the checkout (``inventory.services.acceptance``), so even a kind that is never
+    returned (consumables) takes its handout back (docs/decisions.md, "Issue 29: acceptance")."""
     assignment = kind.lock_assignment(locked, assignment)
-    kind.ensure_checked_out(locked, assignment)
+    if declined and isinstance(kind, QuantityKind) and not kind.returnable:
+        QuantityKind.ensure_checked_out(kind, locked, assignment)
+    else:
+        kind.ensure_checked_out(locked, assignment)
+    held = getattr(assignment, getattr(kind, "quantity_column", ""), None) if assignment is not None else None
+    assignment_id = assignment.pk if assignment is not None else None  # a whole checkin deletes the row
     previous, fields = kind.unassign(locked, assignment=assignment, actor=actor, quantity=quantity, note=note,
                                      **options)
+    # A whole checkin: what was waiting for an answer no longer is (a kind whose lock read that nothing waits,
+    # ``acceptance_pending`` False, spares the UPDATE).
+    if (quantity is None or quantity == held) and getattr(locked, "acceptance_pending", True):
+        acceptance_cancel(kind=kind, item=locked, assignment_id=assignment_id)
     log = _log(ActionType.CHECKIN, kind, locked, actor, previous, note, fields)
     if quantity is None:  # a whole checkin: the signal carries what came back (the log's checkin_qty)
         quantity = ((fields.get("log_meta") or {}).get("checkin_qty") or {}).get("new")
@@ -215,7 +281,8 @@ def checkin_locked(*, kind: CheckoutKind, locked: models.Model, actor: User, ass
 @transaction.atomic
 def item_checkin(*, kind: CheckoutKind, item: models.Model, actor: User, assignment: Any = None,
                  quantity: int | None = None, note: str = "", **options: Any) -> models.Model:
-    """Check ``item`` (or one of its assignment rows, or part of its quantity) back in."""
+    """Check ``item`` (or one of its assignment rows, or part of its quantity) back in (``declined=True``: see
+    :func:`checkin_locked`)."""
     require_note(note)
     if quantity is not None:
         ensure_quantity(quantity, "checkin_qty")

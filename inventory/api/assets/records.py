@@ -25,7 +25,14 @@ from assetsvc.prepared import CompiledValues, int_sentinels
 from assetsvc.scoping import limiting_company_id
 from inventory import custom_values
 from inventory.choices import StatusType
-from inventory.models import Asset, Maintenance, asset_display_name, in_maintenance
+from inventory.models import (
+    Asset,
+    CheckoutAcceptance,
+    Maintenance,
+    asset_acceptance_exists,
+    asset_display_name,
+    in_maintenance,
+)
 from inventory.selectors.depreciation import book_value
 from inventory.services.assets import add_months
 
@@ -83,6 +90,7 @@ ROW_COLUMNS: tuple[str, ...] = (
     "created_by_id", "created_by__username", "created_by__first_name", "created_by__last_name",
     "created_by__company_id", "model__fieldset_id", "in_maintenance",
     "model__depreciation__months", "model__depreciation__depreciation_min", "model__depreciation__depreciation_type",
+    "awaiting_acceptance",
 )
 
 
@@ -101,7 +109,8 @@ class AssetRow:
          user_username, user_first, user_last, user_email, user_employee_num, user_company_id,
          target_name, target_tag, target_model_name, target_company_id, assigned_location_name,
          creator_id, creator_username, creator_first, creator_last, creator_company_id, self.fieldset_id,
-         self.in_maintenance, self.depreciation_months, self.depreciation_min, self.depreciation_type) = row
+         self.in_maintenance, self.depreciation_months, self.depreciation_min, self.depreciation_type,
+         self.awaiting_acceptance) = row
         self.model = _ref(model_id, name=model_name, model_number=model_number,
                           category=_named(category_id, category_name),
                           manufacturer=_named(manufacturer_id, manufacturer_name))
@@ -129,7 +138,8 @@ class AssetRow:
 #: The rows query of a page, compiled once per page size and process (:mod:`assetsvc.prepared`): its 13 joins cost
 #: more to compile in Python than to run, and the database prepares the statement once per connection.
 PAGE_ROWS = CompiledValues(
-    lambda *ids: Asset.objects.filter(pk__in=ids).annotate(in_maintenance=in_maintenance()).order_by()
+    lambda *ids: Asset.objects.filter(pk__in=ids)
+    .annotate(in_maintenance=in_maintenance(), awaiting_acceptance=asset_acceptance_exists(PENDING)).order_by()
     .values_list(*ROW_COLUMNS), int_sentinels)
 
 
@@ -209,6 +219,18 @@ def is_in_maintenance(asset: Any) -> bool:
     return bool(known)
 
 
+PENDING = CheckoutAcceptance.State.PENDING
+
+
+def is_awaiting_acceptance(asset: Any) -> bool:
+    """The asset's checkout waits for its person's acceptance (issue 29): read from the page's rows, asked for a model
+    instance (one query, for the single record of a write)."""
+    known = getattr(asset, "awaiting_acceptance", None)
+    if known is None:
+        known = asset.awaiting_acceptance = CheckoutAcceptance.objects.pending().for_item("asset", asset.pk).exists()
+    return bool(known)
+
+
 def is_available(asset: Asset) -> bool:
     return not asset.is_deleted and not asset.is_assigned and asset.status.type == StatusType.DEPLOYABLE
 
@@ -268,6 +290,7 @@ def asset_record(asset: Asset, perms: dict[str, Any]) -> dict[str, Any]:
         "requests_counter": asset.requests_counter,
         "user_can_checkout": is_available(asset),
         "in_maintenance": is_in_maintenance(asset),
+        "awaiting_acceptance": is_awaiting_acceptance(asset),
         "book_value": money(book_value(cost=asset.purchase_cost, purchase_date=asset.purchase_date,
                                        months=getattr(asset, "depreciation_months", None),
                                        depreciation_min=getattr(asset, "depreciation_min", None),
@@ -396,6 +419,9 @@ class AssetRecordSerializer(serializers.Serializer):
     checkout_counter = serializers.IntegerField(read_only=True)
     requests_counter = serializers.IntegerField(read_only=True)
     user_can_checkout = serializers.BooleanField(read_only=True)
+    awaiting_acceptance = serializers.BooleanField(
+        read_only=True, help_text="Checked out to a person whose acceptance is still awaited (its category requires "
+                                  "acceptance; issue 29).")
     in_maintenance = serializers.BooleanField(
         read_only=True, help_text="A maintenance of the asset is in progress: started, not completed, not deleted "
         "(``GET /maintenances?asset_id=``).")
