@@ -35,7 +35,10 @@ def test_what_an_administrator_may_do(perm, allowed):
 def test_apps_shown_to_an_administrator():
     admin = UserFactory(permissions={"admin": 1})
     assert [label for label in ("inventory", "activity", "accounts", "companies", "assetsvc", "notifications")
-            if admin.has_module_perms(label)] == ["inventory", "activity", "accounts"]
+            if admin.has_module_perms(label)] == ["inventory", "activity", "accounts", "notifications"]
+    # Of notifications, only the mail log (issue 29), read-only; never the webhook delivery log.
+    assert admin.has_perm("notifications.view_outboundmail")
+    assert not admin.has_perm("notifications.view_webhookdelivery")
     assert admin.has_perms(["inventory.view_asset", "accounts.view_user"])
     assert not admin.has_perms(["inventory.view_asset", "accounts.change_user"])
 

@@ -130,8 +130,9 @@ def test_the_index_shows_inventory_and_hides_what_is_not_theirs(cadmin_client):
     content = cadmin_client.get("/admin/").content.decode()
     assert "/admin/inventory/asset/" in content and "/admin/activity/actionlog/" in content
     assert "/admin/accounts/user/" in content
-    for hidden in ("/admin/companies/", "/admin/assetsvc/", "/admin/notifications/", "/admin/accounts/permission",
-                   "/admin/accounts/personalaccesstoken/"):
+    assert "/admin/notifications/outboundmail/" in content  # their company's mail log (issue 29)
+    for hidden in ("/admin/companies/", "/admin/assetsvc/", "/admin/notifications/webhookdelivery/",
+                   "/admin/accounts/permission", "/admin/accounts/personalaccesstoken/"):
         assert hidden not in content, hidden
 
 
