@@ -35,6 +35,7 @@ from accounts.admin_permissions import (
 from accounts.api.departments import DepartmentWriteSerializer, users_count
 from accounts.api.groups import GroupWriteSerializer
 from accounts.api.users import UserWriteSerializer
+from accounts.holdings import leavers
 from accounts.models import Department, PermissionGroup, PersonalAccessToken, User
 from accounts.services import DEFAULT_TOKEN_NAME, personal_token_delete, personal_token_issue, personal_token_revoke
 from assetsvc.admin_services import (
@@ -114,13 +115,28 @@ class UserPasswordForm(ServiceFormMixin, AdminPasswordChangeForm):
         return self.user
 
 
+class LeaverListFilter(admin.SimpleListFilter):
+    """Offboarding (issue 30): deactivated users who still hold assets, accessories or license seats."""
+
+    title = "leaver still holding items"
+    parameter_name = "leaver"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Yes")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(pk__in=leavers(queryset.model._default_manager.all()).values("pk"))
+        return queryset
+
+
 @admin.register(User)
 class UserAdmin(SoftDeleteAdminMixin, ServiceAdminMixin, DjangoUserAdmin):
     form = UserEditForm
     add_form = UserAddForm
     change_password_form = UserPasswordForm
     list_display = ["username", "email", "first_name", "last_name", "company", "is_active", "deleted_at"]
-    list_filter = ["is_active", "company"]
+    list_filter = ["is_active", LeaverListFilter, "company"]
     search_fields = ["username", "email", "first_name", "last_name", "employee_num"]
     ordering = ["username"]
     filter_horizontal = ["groups"]

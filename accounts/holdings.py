@@ -47,6 +47,9 @@ class UserHolding:
     follows_user_location: bool = False
     units: str | None = None
     rows: Callable[[models.QuerySet], models.QuerySet] = alive
+    #: Something the person gives back when they leave (assets, accessories, license seats; not consumables, not
+    #: managed locations): what makes a deactivated user a leaver still holding items (issue 30).
+    returnable: bool = False
 
     @property
     def model(self) -> type[models.Model]:
@@ -91,6 +94,21 @@ def annotate_user_counts(queryset: models.QuerySet, viewer: Actor | None = None)
         )
         annotations[holding.count_name] = Coalesce(Subquery(rows, output_field=IntegerField()), Value(0))
     return queryset.annotate(**annotations)
+
+
+def holds_returnables() -> models.Q:
+    """Users holding anything they must give back (one EXISTS per returnable kind, OR-ed)."""
+    condition = models.Q(pk__in=[])
+    for holding in user_holdings():
+        if holding.returnable:
+            rows = holding.rows(holding.model._default_manager.filter(**{holding.user_field: OuterRef("pk")}))
+            condition |= models.Q(models.Exists(rows))
+    return condition
+
+
+def leavers(queryset: models.QuerySet) -> models.QuerySet:
+    """Offboarding (issue 30): users who are deactivated (or deleted) and still hold something to give back."""
+    return queryset.filter(models.Q(is_active=False) | models.Q(deleted_at__isnull=False)).filter(holds_returnables())
 
 
 def blocking_holdings(user) -> list[tuple[UserHolding, int]]:

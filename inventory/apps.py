@@ -94,7 +94,7 @@ class InventoryConfig(AppConfig):
             name="assets", model_label="inventory.Asset", user_field="assigned_user", count_name="assets_count",
             blocks_delete=("This user still has an asset assigned. Please check it in first.",
                            "This user still has :count assets assigned. Please check their assets in first."),
-            messages_key="assigned_assets", code="user_has_items", follows_user_location=True,
+            messages_key="assigned_assets", code="user_has_items", follows_user_location=True, returnable=True,
         ))
         # Accessories out to a user block deleting them (reference §6.3) and changing their company; consumables are
         # used up: counted, never blocking (API-CONTRACT.md §10).
@@ -104,6 +104,7 @@ class InventoryConfig(AppConfig):
             blocks_delete=("This user still has an accessory checked out. Please check it in first.",
                            "This user still has :count accessories checked out. Please check them in first."),
             messages_key="assigned_accessories", code="user_has_items", company_field="accessory__company",
+            returnable=True,
         ))
         register_user_holding(UserHolding(
             name="consumables", model_label="inventory.ConsumableAssignment", user_field="assigned_user",
@@ -116,6 +117,7 @@ class InventoryConfig(AppConfig):
             blocks_delete=("This user still has a license seat assigned. Please check it in first.",
                            "This user still has :count license seats assigned. Please check them in first."),
             messages_key="assigned_licenses", code="user_has_items", company_field="license__company",
+            returnable=True,
         ))
         register_user_holding(UserHolding(
             name="managed_locations", model_label="inventory.Location", user_field="manager",

@@ -40,6 +40,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
+from accounts.holdings import annotate_user_counts, leavers
 from accounts.models import User, full_name
 from assetsvc.conf import app_settings
 from assetsvc.forms import split_addresses
@@ -281,6 +282,21 @@ def low_stock_section(scope: Scope, model: type[models.Model], kind: str) -> Sec
         total, admin_url(f"inventory_{name}_changelist", stock="low"), ("low-stock item", "low-stock items"))
 
 
+def leavers_section(scope: Scope) -> Section:
+    """Offboarding (issue 30): deactivated people who still hold assets, accessories or license seats, with how many
+    assets they hold (the user record's counts, as the scope's person may see them)."""
+    people = leavers(scope.restrict(User.objects.all())).order_by("last_name", "first_name", "username", "pk")
+    people = annotate_user_counts(people, scope.user if scope.company_id is not None else None)
+    rows, total = _capped(people, "pk", "username", "first_name", "last_name", "email", "assets_count",
+                          "accessories_count", "licenses_count")
+    return Section(
+        "leavers", "Leavers still holding items", ["Person", "E-mail", "Assets", "Accessories", "License seats"],
+        [Row([full_name(row["first_name"] or "", row["last_name"] or "", row["username"]), row["email"] or "",
+              str(row["assets_count"]), str(row["accessories_count"]), str(row["licenses_count"])],
+             admin_url("accounts_user_change", row["pk"])) for row in rows],
+        total, admin_url("accounts_user_changelist", leaver="yes"), ("leaver", "leavers"))
+
+
 def digest(scope: Scope, today: date) -> Digest:
     """Every section of the digest for ``scope`` on ``today`` (empty ones included; one query each)."""
     site = get_site_settings()
@@ -293,6 +309,7 @@ def digest(scope: Scope, today: date) -> Digest:
         low_stock_section(scope, Accessory, "accessories"),
         low_stock_section(scope, Consumable, "consumables"),
         low_stock_section(scope, Component, "components"),
+        leavers_section(scope),
     ])
 
 

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from accounts import services
 from accounts.api.serializers import GroupsField, PermissionsField, UserProfileSerializer
+from accounts.holdings import leavers
 from accounts.models import Department, User
 from accounts.permissions import has_access
 from assetsvc.api.fields import EmailField, ScopedPrimaryKeyRelatedField, StrictCharField, TextField
@@ -89,11 +90,20 @@ class UserFilterSet(django_filters.FilterSet):
     last_name = django_filters.CharFilter(field_name="last_name", lookup_expr="iexact")
     employee_num = django_filters.CharFilter(field_name="employee_num", lookup_expr="iexact")
     created_by = IdFilter(field_name="created_by_id")
+    #: Offboarding (issue 30): ``leavers=true`` lists deactivated users who still hold assets, accessories or
+    #: license seats (``false``: everyone else).
+    leavers = django_filters.BooleanFilter(method="filter_leavers")
 
     class Meta:
         model = User
         fields = ["activated", "company_id", "location_id", "department_id", "group_id", "email", "username",
-                  "first_name", "last_name", "employee_num", "created_by"]
+                  "first_name", "last_name", "employee_num", "created_by", "leavers"]
+
+    def filter_leavers(self, queryset, name, value):
+        if value is None:
+            return queryset
+        chosen = leavers(queryset).values("pk")
+        return queryset.filter(pk__in=chosen) if value else queryset.exclude(pk__in=chosen)
 
     def filter_group(self, queryset, name, value):
         group_id = parse_id(value)

@@ -130,6 +130,8 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
              _list_url("inventory_license", attention="expiring"), warn(board.licenses_expiring)),
         Card("Awaiting acceptance", board.awaiting_acceptance,
              _list_url("inventory_checkoutacceptance", state__exact="pending"), warn(board.awaiting_acceptance)),
+        Card("Leavers still holding items", board.leavers, _list_url("accounts_user", leaver="yes"),
+             warn(board.leavers)),
         Card("Licenses with no free seat", board.licenses_full, _list_url("inventory_license", attention="full"),
              warn(board.licenses_full)),
         *[Card(f"{kind.capitalize()} at their minimum", count, _list_url(f"inventory_{kind_model}", stock="low"),

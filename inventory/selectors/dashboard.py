@@ -27,6 +27,8 @@ from django.db.models import Count, F, OuterRef, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from accounts.holdings import leavers
+from accounts.models import User
 from activity.choices import ActionType
 from activity.models import ActionLog
 from assetsvc.site import get_site_settings
@@ -83,6 +85,8 @@ class Dashboard:
     activity: list[ActionLog] = field(default_factory=list)
     #: Checkouts (of every kind) still waiting for their person's answer.
     awaiting_acceptance: int = 0
+    #: Deactivated users still holding assets, accessories or license seats (issue 30, offboarding).
+    leavers: int = 0
 
 
 def warranty_ending(today: date, days: int = EXPIRY_WINDOW_DAYS) -> Q:
@@ -180,6 +184,7 @@ def dashboard(user: Any, *, today: date | None = None) -> Dashboard:
         checkouts_per_week=checkouts_per_week(user, today),
         activity=latest_activity(user),
         awaiting_acceptance=CheckoutAcceptance.objects.restrict(user).pending().count(),
+        leavers=leavers(User.objects.restrict(user)).count(),
     )
 
 
