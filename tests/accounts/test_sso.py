@@ -284,3 +284,34 @@ def test_button_label_follows_the_issuer(client, settings, issuer, label):
     assert f">{label}</a>" in client.get("/admin/login/").content.decode()
     settings.OIDC_BUTTON_LABEL = "Sign in with Contoso"
     assert ">Sign in with Contoso</a>" in client.get("/admin/login/").content.decode()
+
+
+@pytest.mark.parametrize(("env", "error"), [
+    ({"OIDC_ISSUER": "https://id.example.com"}, "needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET"),
+    ({"OIDC_ISSUER": "id.example.com", "OIDC_CLIENT_ID": "a", "OIDC_CLIENT_SECRET": "b"}, "must be an https://"),
+    ({"OIDC_ISSUER": "https://id.example.com", "OIDC_CLIENT_ID": "a", "OIDC_CLIENT_SECRET": "b",
+      "OIDC_SCOPES": "email profile"}, "must contain openid"),
+    ({"OIDC_ISSUER": "https://id.example.com", "OIDC_CLIENT_ID": "a", "OIDC_CLIENT_SECRET": "b",
+      "OIDC_CA_FILE": "/nonexistent/ca.pem"}, "is not a file"),
+])
+def test_incomplete_configuration_fails_at_start(env, error):
+    import os
+    import subprocess
+    import sys
+
+    answer = subprocess.run([sys.executable, "-c", "import assetsvc.settings"], capture_output=True, text=True,
+                            env={**os.environ, "SECRET_KEY": "x", **env}, timeout=60, check=False)
+    assert answer.returncode != 0 and error in answer.stderr
+
+
+def test_complete_configuration_adds_the_backend_and_fetches_nothing():
+    """Start-up with a provider nobody serves: settings load (discovery waits for the first sign-in)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import assetsvc.settings as s; print(s.AUTHENTICATION_BACKENDS[-1], s.OIDC_VERIFY_SSL)"
+    answer = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False,
+                            env={**os.environ, "SECRET_KEY": "x", "OIDC_ISSUER": f"http://127.0.0.1:{free_port()}/o",
+                                 "OIDC_CLIENT_ID": "a", "OIDC_CLIENT_SECRET": "b"})
+    assert answer.stdout.split() == ["accounts.sso.backend.SSOBackend", "True"], answer.stderr
