@@ -391,6 +391,43 @@ OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"
 OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"
 OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
 
+# SINGLE SIGN-ON (issue 30; docs/directory.md, "Single sign-on (OpenID Connect)") ----------------------------------
+# Empty OIDC_ISSUER: no sign-on button, backend or callback (the /oidc/ pages answer 404). The provider's endpoints are
+# read from <issuer>/.well-known/openid-configuration at the first sign-in and kept an hour (accounts.sso.discovery),
+# so a provider that is down never stops the service from starting.
+OIDC_ISSUER = os.environ.get("OIDC_ISSUER", "").strip().rstrip("/")
+OIDC_CLIENT_ID = os.environ.get("OIDC_CLIENT_ID", "").strip()
+OIDC_CLIENT_SECRET = os.environ.get("OIDC_CLIENT_SECRET", "").strip()
+# Create a user (without any rights) at the first sign-in of someone no user matches; off: they are refused.
+OIDC_CREATE_USERS = env_bool("OIDC_CREATE_USERS", False)
+# The button's text; empty: derived from the issuer ("Sign in with Microsoft", ... else "Sign in with single sign-on").
+OIDC_BUTTON_LABEL = os.environ.get("OIDC_BUTTON_LABEL", "").strip()
+OIDC_SCOPES = " ".join(os.environ.get("OIDC_SCOPES", "").split()) or "openid email profile"
+# A CA bundle (PEM) that signs the provider's certificate when the system's CAs do not; verification is never off.
+OIDC_CA_FILE = os.environ.get("OIDC_CA_FILE", "").strip()
+# Seconds each call to the provider (discovery, token, user info, keys) may take; mozilla-django-oidc reads it too.
+OIDC_TIMEOUT = env_int("OIDC_TIMEOUT", 10, minimum=1)
+if OIDC_ISSUER:
+    if not OIDC_ISSUER.startswith(("https://", "http://")):
+        raise ImproperlyConfigured(f"OIDC_ISSUER must be an https:// (or http://) URL, got {OIDC_ISSUER!r}")
+    if not (OIDC_CLIENT_ID and OIDC_CLIENT_SECRET):
+        raise ImproperlyConfigured("OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET")
+    if "openid" not in OIDC_SCOPES.split():
+        raise ImproperlyConfigured(f"OIDC_SCOPES must contain openid, got {OIDC_SCOPES!r}")
+    if OIDC_CA_FILE and not Path(OIDC_CA_FILE).is_file():
+        raise ImproperlyConfigured(f"OIDC_CA_FILE {OIDC_CA_FILE!r} is not a file")
+    AUTHENTICATION_BACKENDS.append("accounts.sso.backend.SSOBackend")
+# mozilla-django-oidc's own names (the endpoints are not settings: accounts.sso reads them from discovery).
+OIDC_RP_CLIENT_ID = OIDC_CLIENT_ID
+OIDC_RP_CLIENT_SECRET = OIDC_CLIENT_SECRET
+OIDC_RP_SCOPES = OIDC_SCOPES
+OIDC_RP_SIGN_ALGO = "RS256"
+OIDC_VERIFY_SSL = OIDC_CA_FILE or True
+OIDC_USE_NONCE = True
+OIDC_USE_PKCE = True
+OIDC_STORE_ACCESS_TOKEN = False
+OIDC_STORE_ID_TOKEN = False
+
 # LOGGING ------------------------------------------------------------------------------------------------------------
 LOGGING = {
     "version": 1,

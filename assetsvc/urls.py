@@ -1,6 +1,6 @@
 """URL map: the web root (``/``), the Django admin, the health endpoints, the acceptance page (``/accept/<token>/``),
-the API under ``/api/v1`` (trailing slash optional) and its browsable docs (``/api/docs`` Swagger UI, ``/api/redoc``
-ReDoc)."""
+single sign-on (``/oidc/``), the API under ``/api/v1`` (trailing slash optional) and its browsable docs (``/api/docs``
+Swagger UI, ``/api/redoc`` ReDoc)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
@@ -34,6 +34,7 @@ urlpatterns = [
     path("health/worker", health.worker, name="health-worker"),
     path("api/docs", SwaggerDocsView.as_view(), name="api-docs"),
     path("api/redoc", RedocDocsView.as_view(), name="api-redoc"),
+    path("oidc/", include("accounts.sso.urls")),  # single sign-on (issue 30): 404 while OIDC_ISSUER is empty
     path("", include("inventory.urls")),  # pages outside the API: /accept/<token>/ (issue 29)
     path("api/v1/", include(api_v1)),
     re_path(r"^api/v1(?:/.*)?$", EndpointNotFoundView.as_view()),
