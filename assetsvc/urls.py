@@ -36,6 +36,9 @@ urlpatterns = [
     path("api/redoc", RedocDocsView.as_view(), name="api-redoc"),
     path("", include("inventory.urls")),  # pages outside the API: /accept/<token>/ (issue 29)
     path("api/v1/", include(api_v1)),
+    # SCIM provisioning (issue 30, docs/directory.md): outside /api/v1, with SCIM's own error shape; every view
+    # answers the ordinary 404 while SCIM_ENABLED is off, so the routes exist but nothing is reachable.
+    path("scim/v2/", include("accounts.scim.urls")),
     re_path(r"^api/v1(?:/.*)?$", EndpointNotFoundView.as_view()),
     path("", home.home, name="home"),  # last: the API's requests never try it
 ]
