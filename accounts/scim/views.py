@@ -134,6 +134,7 @@ class ScimView(APIView):
     renderer_classes = [ScimRenderer]
     content_negotiation_class = AlwaysScim
     throttle_classes: list = []
+    schema = None  # not part of /api/docs: SCIM describes itself (ServiceProviderConfig, ResourceTypes, Schemas)
 
     def dispatch(self, request, *args, **kwargs):
         if not settings.SCIM_ENABLED:
