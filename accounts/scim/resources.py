@@ -20,6 +20,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+
 from accounts.scim.errors import ScimError
 from accounts.scim.schema import CORE_GROUP, CORE_USER, ENTERPRISE_USER
 
@@ -144,6 +147,15 @@ def _strip_urn(path: str) -> str:
 
 def apply_user_path(values: dict[str, Any], path: str, value: Any, *, remove: bool = False) -> None:
     """Set ``values`` (the services' input, our field names) from one attribute path and its value."""
+    _apply_user_path(values, path, value, remove=remove)
+    if values.get("email"):
+        try:
+            validate_email(values["email"])
+        except ValidationError as exc:
+            raise ScimError(f"Not an e-mail address: {values['email']}", scim_type="invalidValue") from exc
+
+
+def _apply_user_path(values: dict[str, Any], path: str, value: Any, *, remove: bool = False) -> None:
     key = _strip_urn(path).lower()
     if key in IGNORED or key.startswith(("addresses", "name.formatted", "manager", "ims", "photos")):
         return

@@ -60,12 +60,17 @@ def scim_base(live_server) -> str:
 
 @pytest.fixture
 def scim_client(scim_base):
+    made: list[ScimClient] = []
+
     def make(user=None, token: str | None = None) -> ScimClient:
         if user is not None:
             _record, token = personal_token_issue(user=user, name="SCIM")
-        return ScimClient(scim_base, token)
+        made.append(ScimClient(scim_base, token))
+        return made[-1]
 
-    return make
+    yield make
+    for client in made:  # no kept-alive connection holds a server thread (and its database session) open
+        client.session.close()
 
 
 @pytest.fixture

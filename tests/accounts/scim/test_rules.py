@@ -202,6 +202,9 @@ def test_bad_bodies(scim_on, admin):
     assert answer.status_code == 400 and answer.json()["scimType"] == "invalidSyntax"
     answer = client.send("post", "Users", {"schemas": [], "name": {}})
     assert answer.status_code == 400 and answer.json()["scimType"] == "invalidValue"
+    answer = client.send("post", "Users", new_user("mailless") | {"emails": [{"value": "not-an-address"}]})
+    assert answer.status_code == 400 and answer.json()["scimType"] == "invalidValue"
+    assert not User.objects.filter(username="mailless").exists()
     big = new_user("big") | {"title": "x" * (1024 * 1024)}
     answer = client.send("post", "Users", big)
     assert answer.status_code == 413 and answer.json()["status"] == "413"
