@@ -137,6 +137,8 @@ class User(AbstractBaseUser):
     last_name = models.CharField(max_length=191, blank=True, default="")
     email = models.CharField(max_length=191, blank=True, default="")
     employee_num = models.CharField(max_length=191, blank=True, null=True)
+    #: The identity provider's own id of the person (SCIM ``externalId``, issue 30): kept as sent, never interpreted.
+    external_id = models.CharField(max_length=191, blank=True, default="", db_index=True)
     jobtitle = models.CharField(max_length=191, blank=True, default="")
     phone = models.CharField(max_length=50, blank=True, default="")
     notes = models.TextField(blank=True, default="")

@@ -137,7 +137,8 @@ MULTI_COMPANY_ITEMS = (
 USERNAME_TAKEN = "The username must be unique."
 GROUP_NOT_FOUND = "Group not found"
 GROUP_NAME_TAKEN = "The name has already been taken."
-USER_FIELDS = ("first_name", "last_name", "username", "email", "employee_num", "jobtitle", "phone", "notes")
+USER_FIELDS = ("first_name", "last_name", "username", "email", "employee_num", "jobtitle", "phone", "notes",
+               "external_id")
 
 
 def _has_items_word(count: int, one: str, many: str) -> str:
@@ -293,7 +294,7 @@ def user_create(*, actor: User, data: dict[str, Any]) -> User:
         permissions=permissions,
         created_by=actor,
     )
-    user.set_password(data["password"])
+    user.set_password(data.get("password"))  # none (a provisioned person signs in elsewhere): unusable
     _save_user(user)
     if groups:
         user.groups.set(groups)

@@ -275,6 +275,11 @@ AUTH_PASSWORD_VALIDATORS = [
 API_MAX_BODY_MB = env_int("API_MAX_BODY_MB", 10, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_MB * 1024 * 1024
 
+# SCIM provisioning (issue 30; docs/directory.md): Entra ID and Okta create, update and deactivate users and push
+# groups at /scim/v2/, authenticated by a personal access token of a user who may create, edit and delete users.
+# Off: /scim/v2/ answers 404 like any unknown path.
+SCIM_ENABLED = env_bool("SCIM_ENABLED", False)
+
 # API ----------------------------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.PersonalAccessTokenAuthentication"],

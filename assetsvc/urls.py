@@ -37,6 +37,9 @@ urlpatterns = [
     path("oidc/", include("accounts.sso.urls")),  # single sign-on (issue 30): 404 while OIDC_ISSUER is empty
     path("", include("inventory.urls")),  # pages outside the API: /accept/<token>/ (issue 29)
     path("api/v1/", include(api_v1)),
+    # SCIM provisioning (issue 30, docs/directory.md): outside /api/v1, with SCIM's own error shape; every view
+    # answers the ordinary 404 while SCIM_ENABLED is off, so the routes exist but nothing is reachable.
+    path("scim/v2/", include("accounts.scim.urls")),
     re_path(r"^api/v1(?:/.*)?$", EndpointNotFoundView.as_view()),
     path("", home.home, name="home"),  # last: the API's requests never try it
 ]

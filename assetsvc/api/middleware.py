@@ -100,7 +100,8 @@ class RequestMetaMiddleware:
         token = set_request_meta(
             remote_ip=client_ip(request),
             user_agent=request.META.get("HTTP_USER_AGENT", ""),
-            action_source="api" if is_api_request(request) else "gui",
+            # SCIM provisioning (/scim/v2/, issue 30) is a machine client like the API
+            action_source="api" if is_api_request(request) or request.path_info.startswith("/scim/") else "gui",
         )
         try:
             return self.get_response(request)
