@@ -32,10 +32,27 @@ def _failure(what: str, exc: LDAPException) -> LdapTestFailedError:
     return LdapTestFailedError(f"{what}: {type(exc).__name__}")
 
 
-RESULT_SCHEMA = {"type": "object", "properties": {
-    "status": {"type": "string", "example": "success"},
-    "messages": {"type": "string"},
-    "payload": {"type": "object"}}}
+def _envelope(message: str, payload: dict) -> dict:
+    return {"type": "object", "properties": {
+        "status": {"type": "string", "example": "success"},
+        "messages": {"type": "string", "example": message},
+        "payload": {"type": "object", "properties": payload}}}
+
+
+_NAMES = {"type": "array", "items": {"type": "string"}}
+SYNC_SCHEMA = _envelope("LDAP sync: 4 created, 0 updated, 0 deactivated, 0 unchanged, 0 skipped", {
+    "dry_run": {"type": "boolean"}, "created": {"type": "integer"}, "updated": {"type": "integer"},
+    "deactivated": {"type": "integer"}, "unchanged": {"type": "integer"}, "skipped": {"type": "integer"},
+    "created_users": _NAMES, "updated_users": _NAMES, "deactivated_users": _NAMES,
+    "skipped_users": {"type": "array", "items": {"type": "object", "properties": {
+        "username": {"type": "string"}, "reason": {"type": "string"}}}},
+    "unmatched": {"type": "array", "items": {"type": "object", "properties": {
+        "username": {"type": "string"}, "field": {"type": "string"}, "value": {"type": "string"},
+        "reason": {"type": "string"}}}}})
+TEST_SCHEMA = _envelope("Successfully connected and bound to the LDAP server: 5 users found.", {
+    "users": {"type": "integer", "example": 5}, "disabled": {"type": "integer", "example": 1}})
+LOGIN_SCHEMA = _envelope("It worked! jdoe successfully binded to LDAP.", {
+    "username": {"type": "string", "example": "jdoe"}})
 
 
 class SuperUserView(ApiView):
@@ -47,7 +64,7 @@ class UserLdapSyncView(SuperUserView):
     """``POST /users/ldapsync``; the path comes before ``users/{id}``: its other methods answer 405."""
 
     @extend_schema(operation_id="users_ldap_sync", request=None,
-                   responses={200: OpenApiResponse(response=RESULT_SCHEMA)})
+                   responses={200: OpenApiResponse(response=SYNC_SCHEMA)})
     def post(self, request):
         dry_run = str(request.data.get("dry_run", "")).strip().lower() in {"1", "true", "yes", "on"}
         try:
@@ -72,12 +89,12 @@ class LdapTestView(SuperUserView):
     """Snipe-IT v8.1.4 routes ``GET``; issue 27 names ``POST``: both answer the same."""
 
     @extend_schema(operation_id="settings_ldap_test", request=None,
-                   responses={200: OpenApiResponse(response=RESULT_SCHEMA)})
+                   responses={200: OpenApiResponse(response=TEST_SCHEMA)})
     def get(self, request):
         return _test()
 
     @extend_schema(operation_id="settings_ldap_test_post", request=None,
-                   responses={200: OpenApiResponse(response=RESULT_SCHEMA)})
+                   responses={200: OpenApiResponse(response=TEST_SCHEMA)})
     def post(self, request):
         return _test()
 
@@ -105,7 +122,7 @@ class LdapTestLoginSerializer(serializers.Serializer):
 
 class LdapTestLoginView(SuperUserView):
     @extend_schema(operation_id="settings_ldap_test_login", request=LdapTestLoginSerializer,
-                   responses={200: OpenApiResponse(response=RESULT_SCHEMA)})
+                   responses={200: OpenApiResponse(response=LOGIN_SCHEMA)})
     def post(self, request):
         from accounts.ldap.services import enabled_config
 

@@ -89,11 +89,12 @@ class UserFilterSet(django_filters.FilterSet):
     last_name = django_filters.CharFilter(field_name="last_name", lookup_expr="iexact")
     employee_num = django_filters.CharFilter(field_name="employee_num", lookup_expr="iexact")
     created_by = IdFilter(field_name="created_by_id")
+    ldap_import = django_filters.BooleanFilter(field_name="ldap_import")
 
     class Meta:
         model = User
         fields = ["activated", "company_id", "location_id", "department_id", "group_id", "email", "username",
-                  "first_name", "last_name", "employee_num", "created_by"]
+                  "first_name", "last_name", "employee_num", "created_by", "ldap_import"]
 
     def filter_group(self, queryset, name, value):
         group_id = parse_id(value)

@@ -94,3 +94,12 @@ def test_settings_tools_are_for_super_users_only(ldap_on, make_client, method, p
         response = getattr(make_client(UserFactory(permissions=permissions)), method)(
             path, {"ldaptest_user": "erin", "ldaptest_password": "erin-pw"}, format="json")
         assert response.status_code == 403
+
+
+def test_the_user_record_and_list_tell_directory_users(ldap_on, token_client):
+    token_client.post("/api/v1/users/ldapsync")
+    rows = token_client.get("/api/v1/users", {"ldap_import": "true", "limit": 50}).json()["rows"]
+    assert sorted(row["username"] for row in rows) == ["alice", "bob", "carol", "erin"]
+    assert all(row["ldap_import"] for row in rows)
+    local = token_client.get("/api/v1/users", {"ldap_import": "false"}).json()["rows"]
+    assert [(row["username"], row["ldap_import"]) for row in local] == [("admin", False)]
