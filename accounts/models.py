@@ -158,7 +158,7 @@ class User(AbstractBaseUser):
     deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
     #: Came from the directory (Snipe-IT's ``ldap_import``): only such users are updated and deactivated by
     #: ``ldap_sync`` and signed in by the LDAP backend (accounts/ldap/, docs/directory.md).
-    ldap_import = models.BooleanField(default=False)
+    ldap_import = models.BooleanField("from the directory", default=False)
 
     objects = UserManager()
 

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='ldap_import',
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(default=False, verbose_name='from the directory'),
         ),
     ]

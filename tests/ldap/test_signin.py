@@ -76,3 +76,13 @@ def test_without_ldap_the_directory_password_does_nothing(ldap_server, settings,
     assert "accounts.ldap.backend.LdapBackend" not in settings.AUTHENTICATION_BACKENDS
     assert signed_in_as(admin_login("alice", "alice-pw")) is None
     assert not User.objects.exists()
+
+
+def test_the_admin_shows_directory_users(ldap_on, super_client):
+    admin_login("erin", "erin-pw")  # the first sign-in creates erin
+    erin = User.objects.get(username="erin")
+    page = super_client.get(f"/admin/accounts/user/{erin.pk}/change/")
+    assert page.status_code == 200 and "From the directory" in page.content.decode()
+    assert 'name="ldap_import"' not in page.content.decode()  # read-only: set by the directory only
+    listed = super_client.get("/admin/accounts/user/", {"ldap_import__exact": "1"})
+    assert [user.username for user in listed.context["cl"].result_list] == ["erin"]
