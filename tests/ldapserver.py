@@ -10,6 +10,8 @@ conflicts with inetOrgPerson.
 
 - ``slapd`` missing: the tests are skipped with the reason, except under ``CI=true`` (``.ci/run`` installs ``slapd``
   when missing), where they fail.
+- StartTLS is offered with a certificate for 127.0.0.1 signed by a CA made for the session (:attr:`LdapServer.ca_file`,
+  the service's ``LDAP_CA_FILE``).
 - The service reads as ``cn=reader,dc=example,dc=org`` (:data:`READER_DN`, :data:`READER_PASSWORD`); the tests
   change entries as the root DN (:meth:`LdapServer.admin`).
 """
@@ -106,6 +108,7 @@ class LdapServer:
         self.port = _free_port()
         self.uri = f"ldap://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
+        self.ca_file: Path | None = None
 
     def _write_config(self) -> Path:
         (self.folder / "data").mkdir()
@@ -113,10 +116,14 @@ class LdapServer:
         includes = "".join(f"include {SCHEMA_DIR / name}\n" for name in
                            ("core.schema", "cosine.schema", "inetorgperson.schema"))
         module = f"modulepath {MODULE_DIR}\nmoduleload back_mdb\n" if (MODULE_DIR / "back_mdb.so").exists() else ""
+        from tests.mailserver import make_certificates  # a CA and a certificate for 127.0.0.1 (StartTLS)
+
+        self.ca_file, cert, key = make_certificates(self.folder)
         config = self.folder / "slapd.conf"
         config.write_text(
             f"{includes}include {self.folder / 'ad-attrs.schema'}\n"
             f"pidfile {self.folder / 'slapd.pid'}\nargsfile {self.folder / 'slapd.args'}\n{module}"
+            f"TLSCACertificateFile {self.ca_file}\nTLSCertificateFile {cert}\nTLSCertificateKeyFile {key}\n"
             "database mdb\nmaxsize 10485760\n"
             f'suffix "{SUFFIX}"\nrootdn "{ROOT_DN}"\nrootpw {ROOT_PASSWORD}\n'
             f"directory {self.folder / 'data'}\n"

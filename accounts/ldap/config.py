@@ -54,6 +54,12 @@ class LdapConfig:
         return sorted({attr for attr in self.attr_map.values() if attr} | {AD_ACCOUNT_CONTROL})
 
 
+def _filter(text: str) -> str:
+    """An LDAP filter, parenthesized (``objectClass=person`` is taken as ``(objectClass=person)``)."""
+    text = (text or "").strip()
+    return text if not text or text.startswith("(") else f"({text})"
+
+
 def ldap_config() -> LdapConfig:
     """The directory settings now. An unknown field in ``LDAP_ATTR_MAP`` is a configuration error."""
     overrides = dict(getattr(settings, "LDAP_ATTR_MAP", {}) or {})
@@ -70,10 +76,10 @@ def ldap_config() -> LdapConfig:
         bind_dn=getattr(settings, "LDAP_BIND_DN", "") or "",
         bind_password=getattr(settings, "LDAP_BIND_PASSWORD", "") or "",
         user_base=getattr(settings, "LDAP_USER_BASE", "") or "",
-        user_filter=getattr(settings, "LDAP_USER_FILTER", "") or "(objectClass=person)",
+        user_filter=_filter(getattr(settings, "LDAP_USER_FILTER", "")) or "(objectClass=person)",
         username_attr=attr_map["username"],
         attr_map=attr_map,
-        disabled_filter=getattr(settings, "LDAP_DISABLED_FILTER", "") or "",
+        disabled_filter=_filter(getattr(settings, "LDAP_DISABLED_FILTER", "")),
         start_tls=bool(getattr(settings, "LDAP_START_TLS", False)),
         ca_file=getattr(settings, "LDAP_CA_FILE", "") or "",
         timeout=int(getattr(settings, "LDAP_TIMEOUT", 10) or 10),

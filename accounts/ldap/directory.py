@@ -9,6 +9,7 @@ update (``update_or_create`` by username) would overwrite a local super user and
 
 from __future__ import annotations
 
+import contextlib
 import ssl
 from dataclasses import dataclass, field
 
@@ -55,7 +56,8 @@ def connect(config: LdapConfig, *, user: str | None = None, password: str | None
             connection.start_tls()
         connection.bind()
     except BaseException:
-        connection.unbind()
+        with contextlib.suppress(LDAPException, OSError):  # the first failure is the one to report
+            connection.unbind()
         raise
     return connection
 

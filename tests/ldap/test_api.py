@@ -103,3 +103,14 @@ def test_the_user_record_and_list_tell_directory_users(ldap_on, token_client):
     assert all(row["ldap_import"] for row in rows)
     local = token_client.get("/api/v1/users", {"ldap_import": "false"}).json()["rows"]
     assert [(row["username"], row["ldap_import"]) for row in local] == [("admin", False)]
+
+
+def test_start_tls_checks_the_directorys_certificate(ldap_on, token_client, settings):
+    settings.LDAP_START_TLS = True
+    settings.LDAP_CA_FILE = str(ldap_on.ca_file)
+    assert token_client.get("/api/v1/settings/ldaptest").json()["payload"] == {"users": 5, "disabled": 1}
+    ok = token_client.post("/api/v1/settings/ldaptestlogin",
+                           {"ldaptest_user": "alice", "ldaptest_password": "alice-pw"}, format="json")
+    assert ok.json()["status"] == "success"
+    settings.LDAP_CA_FILE = ""  # the system's CAs do not know the test CA: refused, never sent in clear
+    assert error_of(token_client.get("/api/v1/settings/ldaptest")) == "LDAP test failed: LDAPStartTLSError"

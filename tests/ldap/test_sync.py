@@ -97,7 +97,7 @@ def test_gone_or_disabled_users_are_deactivated_never_deleted(ldap_on):
 
 
 def test_a_disabled_filter_marks_openldap_accounts(ldap_on, settings):
-    settings.LDAP_DISABLED_FILTER = "(employeeType=disabled)"
+    settings.LDAP_DISABLED_FILTER = "employeeType=disabled"  # without parentheses, as people type it
     sync()
     ldap_on.modify(f"uid=carol,{PEOPLE}", employeeType="disabled")
     report = sync()
