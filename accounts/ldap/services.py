@@ -233,9 +233,11 @@ def ldap_sync(*, actor: User | None = None, dry_run: bool = False) -> SyncReport
                 report.created.append(person.username)
                 continue
             if not _managed(user):
-                report.skipped.append({"username": user.username, "reason": (
-                    "a super user: never changed by the directory" if user.is_superuser
-                    else "a local user, not from the directory")})
+                reason = ("a super user: never changed by the directory" if user.is_superuser
+                          else "a local user, not from the directory")
+                if user.is_superuser and person.disabled and user.is_active:
+                    reason += "; disabled there: deactivate them here by hand if they left"
+                report.skipped.append({"username": user.username, "reason": reason})
                 continue
             was_active = user.is_active
             changes = _apply(user, person, config, report)
@@ -248,7 +250,12 @@ def ldap_sync(*, actor: User | None = None, dry_run: bool = False) -> SyncReport
                 report.unchanged.append(user.username)
 
         for name, user in sorted(locals_by_name.items()):
-            if name in by_name or not _managed(user) or not user.is_active:
+            if name in by_name or not user.ldap_import or not user.is_active:
+                continue
+            if user.is_superuser:
+                report.skipped.append({"username": user.username, "reason": (
+                    "a super user: never changed by the directory; gone from it: deactivate them here by hand if "
+                    "they left")})
                 continue
             changes: dict[str, Any] = {}
             _set_active(user, False, changes)
@@ -262,7 +269,8 @@ def ldap_sync(*, actor: User | None = None, dry_run: bool = False) -> SyncReport
 
 def ldap_login_user(person: DirectoryPerson) -> User | None:
     """The user a directory sign-in of ``person`` gives, created or updated from the entry; ``None`` for a disabled
-    person, a local user or a super user of the same username (their own password signs them in)."""
+    person and for a local user of the same username (their own password signs them in, never the directory's). A
+    super user who came from the directory signs in with it, their row untouched."""
     if person.disabled:
         return None
     config = ldap_config()
@@ -271,8 +279,10 @@ def ldap_login_user(person: DirectoryPerson) -> User | None:
         user = User.objects.alive().select_for_update().filter(username__iexact=person.username).first()
         if user is None:
             user = _create(person, config, report, None)
-        elif not _managed(user):
+        elif not user.ldap_import:
             return None
+        elif user.is_superuser:
+            return user
         else:
             changes = _apply(user, person, config, report)
             if changes:

@@ -86,3 +86,13 @@ def test_the_admin_shows_directory_users(ldap_on, super_client):
     assert 'name="ldap_import"' not in page.content.decode()  # read-only: set by the directory only
     listed = super_client.get("/admin/accounts/user/", {"ldap_import__exact": "1"})
     assert [user.username for user in listed.context["cl"].result_list] == ["erin"]
+
+
+def test_a_super_user_from_the_directory_signs_in_with_it_untouched(ldap_on):
+    """Rights are given here: a directory user made super user keeps signing in with the directory password, and the
+    directory still never changes their row."""
+    UserFactory(username="bob", ldap_import=True, superuser=True, first_name="Kept", password=None)
+    ldap_on.modify(f"uid=bob,{PEOPLE}", givenName="Changed")
+    assert signed_in_as(admin_login("bob", "bob-pw")) == "bob"
+    assert User.objects.get(username="bob").first_name == "Kept"
+    assert signed_in_as(admin_login("bob", "wrong")) is None

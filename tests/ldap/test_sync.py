@@ -121,10 +121,12 @@ def test_local_users_and_super_users_are_never_overwritten(ldap_on):
     bob.refresh_from_db()
     assert (admin.first_name, admin.email, admin.is_superuser, admin.ldap_import) == ("Local", "root@here", True, False)
     assert (bob.first_name, bob.ldap_import) == ("Local Bob", False)
-    # even marked as from the directory, a super user is left alone, and never deactivated
+    # a super user who came from the directory is left alone too, and never deactivated: reported instead
     User.objects.filter(pk=admin.pk).update(ldap_import=True)
     ldap_on.delete(f"uid=alice,{PEOPLE}")
-    sync()
+    report = sync()
+    assert [row["reason"] for row in report["skipped_users"] if row["username"] == "Alice"] == [
+        "a super user: never changed by the directory; gone from it: deactivate them here by hand if they left"]
     admin.refresh_from_db()
     assert admin.is_active and admin.first_name == "Local"
 
