@@ -44,6 +44,7 @@ TEXT_FIELDS = ("first_name", "last_name", "email", "employee_num", "phone", "job
 #: ``register_entry(LOOKUP_STORE, "location", resolve)``: ``resolve(name, company_id) -> Location | None``, filled by
 #: inventory (Location lives above accounts).
 LOOKUP_STORE = "directory_lookups"
+USERNAME_MAX = User._meta.get_field("username").max_length
 
 
 class DirectoryNotConfiguredError(ConflictError):
@@ -160,12 +161,12 @@ def _apply(user: User, person: DirectoryPerson, config: LdapConfig, report: Sync
     return changes
 
 
-def _log(action: str, user: User, actor: User | None, meta: dict | None = None) -> None:
+def _log(action: str, user: User, actor: User | None, meta: dict | None = None, note: str = "") -> None:
     from activity.services import log_action
 
     log_action(action_type=action, item_type="user", item_id=user.pk, target_type="user", target_id=user.pk,
-               actor=actor, company_id=user.company_id, item=user, target=user,
-               log_meta={**(meta or {}), "source": "ldap"})
+               actor=actor, company_id=user.company_id, item=user, target=user, log_meta=meta or None,
+               note=note or "From the directory (LDAP).")
 
 
 def _set_active(user: User, active: bool, changes: dict) -> None:
@@ -174,14 +175,14 @@ def _set_active(user: User, active: bool, changes: dict) -> None:
         user.is_active = active
 
 
-def _save(user: User, changes: dict, actor: User | None, created: bool = False) -> None:
+def _save(user: User, changes: dict, actor: User | None, created: bool = False, note: str = "") -> None:
     _save_user(user)
     if not user.is_active:
         revoke_all_tokens_of(user)
     if created:
         _log("create", user, actor)
     elif changes:
-        _log("update", user, actor, changes)
+        _log("update", user, actor, changes, note)
 
 
 def _managed(user: User) -> bool:
@@ -225,6 +226,10 @@ def ldap_sync(*, actor: User | None = None, dry_run: bool = False) -> SyncReport
                                        "reason": "several directory entries have this username"})
                 continue
             person = group[0]
+            if len(person.username) > USERNAME_MAX:
+                report.skipped.append({"username": person.username[:USERNAME_MAX],
+                                       "reason": f"a username longer than {USERNAME_MAX} characters"})
+                continue
             user = locals_by_name.get(name)
             if user is None:
                 if person.disabled:
@@ -244,7 +249,7 @@ def ldap_sync(*, actor: User | None = None, dry_run: bool = False) -> SyncReport
             if person.disabled:
                 _set_active(user, False, changes)
             if changes:
-                _save(user, changes, actor)
+                _save(user, changes, actor, note="Disabled in the directory (LDAP)." if "activated" in changes else "")
                 (report.deactivated if was_active and not user.is_active else report.updated).append(user.username)
             else:
                 report.unchanged.append(user.username)
@@ -259,7 +264,7 @@ def ldap_sync(*, actor: User | None = None, dry_run: bool = False) -> SyncReport
                 continue
             changes: dict[str, Any] = {}
             _set_active(user, False, changes)
-            _save(user, {**changes, "reason": "gone from the directory"}, actor)
+            _save(user, changes, actor, note="Gone from the directory (LDAP).")
             report.deactivated.append(user.username)
         if dry_run:
             transaction.set_rollback(True)
@@ -271,7 +276,7 @@ def ldap_login_user(person: DirectoryPerson) -> User | None:
     """The user a directory sign-in of ``person`` gives, created or updated from the entry; ``None`` for a disabled
     person and for a local user of the same username (their own password signs them in, never the directory's). A
     super user who came from the directory signs in with it, their row untouched."""
-    if person.disabled:
+    if person.disabled or len(person.username) > USERNAME_MAX:
         return None
     config = ldap_config()
     report = SyncReport()

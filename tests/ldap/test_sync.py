@@ -87,9 +87,11 @@ def test_gone_or_disabled_users_are_deactivated_never_deleted(ldap_on):
     report = sync()
     assert counts(report) == {"created": 0, "updated": 0, "deactivated": 2, "unchanged": 2, "skipped": 0}
     assert set(report["deactivated_users"]) == {"alice", "bob"}
-    for name in ("alice", "bob"):
+    for name, note in (("alice", "Disabled in the directory (LDAP)."), ("bob", "Gone from the directory (LDAP).")):
         user = User.objects.get(username=name)
         assert not user.is_active and user.deleted_at is None
+        log = ActionLog.objects.filter(item_type="user", item_id=user.pk, action_type="update").get()
+        assert (log.note, log.log_meta) == (note, {"activated": {"old": True, "new": False}})
     assert counts(sync())["deactivated"] == 0  # nothing more to do
     ldap_on.modify(f"uid=alice,{PEOPLE}", userAccountControl=512)  # enabled again: an administrator reactivates
     assert counts(sync())["updated"] == 0
