@@ -15,7 +15,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 
 from accounts.ldap.directory import LDAPException
-from accounts.ldap.services import ldap_sync, ldap_test, ldap_test_login
+from accounts.ldap.services import enabled_config, ldap_sync, ldap_test, ldap_test_login
 from assetsvc.api.operation_docs import OperationText, register_operation_texts
 from assetsvc.api.permissions import HasItemPermission, IsSuperUser
 from assetsvc.api.viewsets import ApiView, success
@@ -124,8 +124,6 @@ class LdapTestLoginView(SuperUserView):
     @extend_schema(operation_id="settings_ldap_test_login", request=LdapTestLoginSerializer,
                    responses={200: OpenApiResponse(response=LOGIN_SCHEMA)})
     def post(self, request):
-        from accounts.ldap.services import enabled_config
-
         enabled_config()  # "not configured" before the input is looked at
         serializer = LdapTestLoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
