@@ -136,7 +136,7 @@ class UserAdmin(SoftDeleteAdminMixin, ServiceAdminMixin, DjangoUserAdmin):
     add_form = UserAddForm
     change_password_form = UserPasswordForm
     list_display = ["username", "email", "first_name", "last_name", "company", "is_active", "deleted_at"]
-    list_filter = ["is_active", LeaverListFilter, "company"]
+    list_filter = ["is_active", LeaverListFilter, "company", "ldap_import"]
     search_fields = ["username", "email", "first_name", "last_name", "employee_num"]
     ordering = ["username"]
     filter_horizontal = ["groups"]
@@ -144,11 +144,12 @@ class UserAdmin(SoftDeleteAdminMixin, ServiceAdminMixin, DjangoUserAdmin):
         (None, {"fields": ["username", "password"]}),
         ("Person", {"fields": ["first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes"]}),
         ("Access", {"fields": ["is_active", "company", "department", "location", "groups", "permissions"]}),
-        ("Dates", {"fields": ["last_login", "created_at", "deleted_at"]}),
+        # ldap_import: set only by the directory sync and sign-in (docs/directory.md), never by hand
+        ("Dates", {"fields": ["last_login", "created_at", "deleted_at", "ldap_import"]}),
     ]
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["username", "first_name", "last_name", "email",
                                                              "password1", "password2"]})]
-    readonly_fields = ["last_login", "created_at", "deleted_at", "permissions_overview"]
+    readonly_fields = ["last_login", "created_at", "deleted_at", "ldap_import", "permissions_overview"]
 
     def get_fieldsets(self, request, obj=None):
         """Without the change right (an administrator views users to pick them), the page is read-only: the password

@@ -158,6 +158,9 @@ class User(AbstractBaseUser):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Came from the directory (Snipe-IT's ``ldap_import``): only such users are updated and deactivated by
+    #: ``ldap_sync`` and signed in by the LDAP backend (accounts/ldap/, docs/directory.md).
+    ldap_import = models.BooleanField("from the directory", default=False)
 
     objects = UserManager()
 

@@ -14,6 +14,8 @@ Keys (who fills them):
 - ``company_counts``: ``accounts``, ``inventory`` -- see ``companies.counts``.
 - ``user_holdings``: ``inventory`` -- see ``accounts.holdings``.
 - ``file_kinds``: ``accounts``, ``inventory`` -- the kinds of record that hold files, see ``activity.files``.
+- ``directory_lookups``: ``inventory`` -- ``location``: a location by name for the directory sync
+  (``accounts.ldap.services``).
 - ``readiness_checks``: ``notifications`` -- see ``assetsvc.health``.
 """
 

@@ -6,6 +6,7 @@ fail fast when something production needs is missing (no secret key without DEBU
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -181,6 +182,38 @@ SITE_URL = (os.environ.get("SITE_URL", "").strip()
             or f"http://{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}").rstrip("/")
 # Days an acceptance link works (issue 29).
 ACCEPTANCE_LINK_DAYS = env_int("ACCEPTANCE_LINK_DAYS", 30, minimum=1)
+
+# DIRECTORY: LDAP AND ACTIVE DIRECTORY (issue 30; docs/directory.md) -------------------------------------------------
+# Empty LDAP_SERVER_URI: no directory, no LDAP sign-in backend, the ldap routes answer "not configured".
+LDAP_SERVER_URI = os.environ.get("LDAP_SERVER_URI", "").strip()
+LDAP_BIND_DN = os.environ.get("LDAP_BIND_DN", "").strip()
+LDAP_BIND_PASSWORD = os.environ.get("LDAP_BIND_PASSWORD", "")
+LDAP_USER_BASE = os.environ.get("LDAP_USER_BASE", "").strip()
+# Active Directory: (&(objectCategory=person)(objectClass=user)), since its computers are persons too.
+LDAP_USER_FILTER = os.environ.get("LDAP_USER_FILTER", "").strip() or "(objectClass=person)"
+# The attribute people sign in with (Active Directory: sAMAccountName); the map's username unless it names one.
+LDAP_USERNAME_ATTR = os.environ.get("LDAP_USERNAME_ATTR", "").strip() or "uid"
+# JSON {our field: LDAP attribute} over the defaults (accounts/ldap/config.py); "" leaves a field to this service.
+try:
+    LDAP_ATTR_MAP = json.loads(os.environ.get("LDAP_ATTR_MAP", "").strip() or "{}")
+except ValueError as exc:
+    raise ImproperlyConfigured(f"LDAP_ATTR_MAP must be a JSON object: {exc}") from exc
+if not isinstance(LDAP_ATTR_MAP, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in LDAP_ATTR_MAP.items()):
+    raise ImproperlyConfigured('LDAP_ATTR_MAP must be a JSON object of strings, e.g. {"department": "ou"}')
+# Entries that also match this filter are disabled (OpenLDAP: (pwdAccountLockedTime=*)); Active Directory's
+# userAccountControl bit 2 counts always.
+LDAP_DISABLED_FILTER = os.environ.get("LDAP_DISABLED_FILTER", "").strip()
+LDAP_START_TLS = env_bool("LDAP_START_TLS", False)
+# A CA bundle (PEM) that signs the directory's certificate (StartTLS or ldaps://), when the system's CAs do not.
+LDAP_CA_FILE = os.environ.get("LDAP_CA_FILE", "").strip()
+LDAP_TIMEOUT = env_int("LDAP_TIMEOUT", 10, minimum=1)
+if LDAP_SERVER_URI:
+    if not LDAP_SERVER_URI.startswith(("ldap://", "ldaps://")):
+        raise ImproperlyConfigured(f"LDAP_SERVER_URI must start with ldap:// or ldaps://, got {LDAP_SERVER_URI!r}")
+    if not LDAP_USER_BASE:
+        raise ImproperlyConfigured("LDAP_USER_BASE is required when LDAP_SERVER_URI is set")
+    AUTHENTICATION_BACKENDS = [*AUTHENTICATION_BACKENDS, "accounts.ldap.backend.LdapBackend"]
 
 # TASKS --------------------------------------------------------------------------------------------------------------
 # Webhook notifications are tasks (django-tasks) stored in the same database (django-tasks-db): a task row is written

@@ -126,6 +126,18 @@ class InventoryConfig(AppConfig):
             messages_key="managed_locations", code="user_manages_locations", company_field=None,
         ))
         register_file_kinds()
+        register_directory_lookups()
+
+
+def register_directory_lookups() -> None:
+    """The directory sync (issue 30, ``accounts.ldap.services``) fills a user's location by name: one of the user's
+    company, else one of no company."""
+    from accounts.ldap.services import LOOKUP_STORE, one_by_name
+    from assetsvc.registry import register_entry
+    from inventory.models import Location
+
+    register_entry(LOOKUP_STORE, "location",
+                   lambda name, company_id: one_by_name(Location.objects.all(), name, company_id))
 
 
 def register_file_kinds() -> None:

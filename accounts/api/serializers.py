@@ -98,6 +98,7 @@ class UserProfileSerializer(serializers.Serializer):
     notes = serializers.CharField(read_only=True, allow_null=True)
     permissions = SchemaField(PERMISSION_MAP_SCHEMA)
     activated = serializers.BooleanField(read_only=True)
+    ldap_import = serializers.BooleanField(read_only=True, help_text="Came from the directory (docs/directory.md).")
     company = CompanyBriefField()
     department = BriefField()
     location = BriefField()
@@ -135,6 +136,7 @@ class UserProfileSerializer(serializers.Serializer):
             "notes": user.notes or None,
             "permissions": permissions_map(user),
             "activated": bool(user.is_active),
+            "ldap_import": bool(user.ldap_import),
             "company": company_brief(user.company, limit),
             # a department of another company is hidden like a person of it (services keep them apart anyway)
             "department": brief(visible_reference(user.department, limit)),

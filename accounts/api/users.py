@@ -90,6 +90,7 @@ class UserFilterSet(django_filters.FilterSet):
     last_name = django_filters.CharFilter(field_name="last_name", lookup_expr="iexact")
     employee_num = django_filters.CharFilter(field_name="employee_num", lookup_expr="iexact")
     created_by = IdFilter(field_name="created_by_id")
+    ldap_import = django_filters.BooleanFilter(field_name="ldap_import")
     #: Offboarding (issue 30): ``leavers=true`` lists deactivated users who still hold assets, accessories or
     #: license seats (``false``: everyone else).
     leavers = django_filters.BooleanFilter(method="filter_leavers")
@@ -97,7 +98,7 @@ class UserFilterSet(django_filters.FilterSet):
     class Meta:
         model = User
         fields = ["activated", "company_id", "location_id", "department_id", "group_id", "email", "username",
-                  "first_name", "last_name", "employee_num", "created_by", "leavers"]
+                  "first_name", "last_name", "employee_num", "created_by", "ldap_import", "leavers"]
 
     def filter_leavers(self, queryset, name, value):
         if value is None:
