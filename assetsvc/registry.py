@@ -15,6 +15,9 @@ Keys (who fills them):
 - ``user_holdings``: ``inventory`` -- see ``accounts.holdings``.
 - ``file_kinds``: ``accounts``, ``inventory`` -- the kinds of record that hold files, see ``activity.files``.
 - ``readiness_checks``: ``notifications`` -- see ``assetsvc.health``.
+- ``mail_sender``: ``notifications`` -- ``queue_mail``'s keyword arguments (``to``, ``subject``, ``template``,
+  ``context``, ``event``, ``user``): a mail through the durable queue, for a lower app (``accounts``' password
+  reset, issue 30).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ class Registry(dict):
 
 registry = Registry()
 #: Single hooks: one provider each.
-HOOKS = ("bearer_resolver", "permission_checker", "permission_keys", "scope_policy")
+HOOKS = ("bearer_resolver", "permission_checker", "permission_keys", "scope_policy", "mail_sender")
 #: Ordered stores many apps add to: ``name -> {key: entry}``.
 STORES: defaultdict[str, dict[str, Any]] = defaultdict(dict)
 

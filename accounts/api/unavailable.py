@@ -6,8 +6,7 @@ refuses with :class:`NotConfiguredError`, the documented error envelope whose HT
 view here (and the route's line in ``tests/compat/test_snipeit_routes.py`` keeps walking it):
 
 - the directory (issue 30): ``POST /users/ldapsync`` (``users.edit``, as Snipe-IT's LDAP import),
-  ``GET /settings/ldaptest`` (v8.1.4's method; ``POST`` too), ``POST /settings/ldaptestlogin``,
-  ``GET /settings/login-attempts`` (super users).
+  ``GET /settings/ldaptest`` (v8.1.4's method; ``POST`` too), ``POST /settings/ldaptestlogin`` (super users).
 
 Snipe-IT v8.1.4 has no acceptance or EULA route in its API, so there is none here.
 """
@@ -23,7 +22,6 @@ from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import ConflictError
 
 DIRECTORY_NOT_CONFIGURED = "LDAP is not configured on this server."
-LOGIN_ATTEMPTS_NOT_RECORDED = "Login attempts are not recorded on this server: it has no LDAP or password sign-in."
 
 #: The answer is always the error envelope (its 409 in ``http`` mode is added with every operation's errors).
 NOT_CONFIGURED_RESPONSES = {200: OpenApiTypes.OBJECT}
@@ -73,12 +71,6 @@ class LdapTestLoginView(SuperUserOnlyView):
         raise NotConfiguredError(DIRECTORY_NOT_CONFIGURED)
 
 
-class LoginAttemptsView(SuperUserOnlyView):
-    @extend_schema(operation_id="settings_login_attempts", responses=NOT_CONFIGURED_RESPONSES)
-    def get(self, request):
-        raise NotConfiguredError(LOGIN_ATTEMPTS_NOT_RECORDED)
-
-
 _SUPER = "Super users only; everyone else gets 403."
 register_operation_texts({
     "users_ldap_sync": OperationText(
@@ -92,6 +84,4 @@ register_operation_texts({
     "settings_ldap_test_login": OperationText(
         "Test an LDAP sign-in", "Answers \"" + DIRECTORY_NOT_CONFIGURED + "\" until a directory is set up.",
         _SUPER),
-    "settings_login_attempts": OperationText(
-        "Recent sign-in attempts", "Answers \"" + LOGIN_ATTEMPTS_NOT_RECORDED + "\"", _SUPER),
 })
