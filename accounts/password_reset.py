@@ -1,8 +1,8 @@
 """Forgotten passwords reset by mail, for the admin (issue 30; docs/directory.md).
 
 Django's password reset views, at the URLs the admin's templates know (``admin_password_reset`` puts the
-"Forgotten your password?" link on the sign-in page). The mail goes through the project's durable mail queue
-(``notifications.mail.queue_mail``, reached through the ``mail_sender`` hook: ``accounts`` sits below
+"Forgotten your login credentials?" link on the sign-in page). The mail goes through the project's durable mail
+queue (``notifications.mail.queue_mail``, reached through the ``mail_sender`` hook: ``accounts`` sits below
 ``notifications``), rendered from ``templates/mail/password_reset.txt``/``.html``; its link starts with
 ``SITE_URL``, never with the request's Host header.
 
