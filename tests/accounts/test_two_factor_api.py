@@ -112,3 +112,8 @@ def test_login_attempts_are_for_super_users_only(api_client, make_client):
     for permissions in ({}, {"admin": 1}, {"users.view": 1}):
         assert make_client(UserFactory(permissions=permissions)).get(
             "/api/v1/settings/login-attempts").status_code == 403
+
+
+def test_login_attempts_refuse_a_cursor(token_client):
+    response = token_client.get("/api/v1/settings/login-attempts", {"cursor": ""})
+    assert response.status_code == 400 and response.json()["status"] == "error"
