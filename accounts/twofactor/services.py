@@ -21,8 +21,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from accounts.models import User
 from activity.choices import ActionType
 from activity.services import log_action
-from assetsvc.models import TwoFactorPolicy
-from assetsvc.site import get_site_settings
+from assetsvc.models import SiteSettings, TwoFactorPolicy
 
 BACKUP_CODE_COUNT = 10
 #: Letters and digits nobody confuses when copying a code from paper (no 0/O, 1/I/L).
@@ -34,12 +33,19 @@ BACKUP_DEVICE_NAME = "Backup codes"
 
 def two_factor_required(user: User) -> bool:
     """Whether the site setting ``two_factor`` makes ``user`` sign in with a second factor."""
-    policy = get_site_settings().two_factor
+    policy = _policy()
     if policy == TwoFactorPolicy.EVERYONE:
         return True
     if policy == TwoFactorPolicy.ADMINS:
         return bool(user.is_staff)
     return False
+
+
+def _policy() -> str:
+    """The setting alone, without creating the settings row (the middleware asks on every admin page, before the
+    page itself has read the settings)."""
+    row = SiteSettings.objects.filter(pk=1).values_list("two_factor", flat=True).first()
+    return row or TwoFactorPolicy.OPTIONAL
 
 
 def has_two_factor(user: User) -> bool:
