@@ -15,6 +15,7 @@ from base64 import b32encode
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -122,6 +123,16 @@ def verify_code(*, user: User, code: str):
         if device.verify_token(_code_digest(code)):
             return device
     return None
+
+
+def code_wait_seconds(user: User) -> int:
+    """Seconds until django-otp lets ``user``'s authenticator check a code again after wrong ones (0: now)."""
+    wait = 0
+    for device in TOTPDevice.objects.filter(user=user, confirmed=True):
+        allowed, data = device.verify_is_allowed()
+        if not allowed and data and data.get("locked_until"):
+            wait = max(wait, int((data["locked_until"] - timezone.now()).total_seconds()) + 1)
+    return wait
 
 
 @transaction.atomic

@@ -49,11 +49,13 @@ def verify(request):
         return HttpResponseRedirect(_next_url(request))
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = services.code_wait_seconds(user)  # still throttled from earlier wrong codes: say so
         device = services.verify_code(user=user, code=form.cleaned_data["code"])
         if device is not None:
             otp_login(request, device)
             return HttpResponseRedirect(_next_url(request))
-        form.add_error("code", "This code is not valid (or was used already). Try the next one.")
+        form.add_error("code", f"Too many wrong codes: wait {wait} seconds and type the code shown then." if wait
+                       else "This code is not valid (or was used already). Try the next one.")
     return render(request, TEMPLATES + "verify.html", _context(request, "Two-factor sign-in", form=form))
 
 

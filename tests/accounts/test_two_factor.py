@@ -169,3 +169,21 @@ def test_the_pages_need_a_signed_in_person(db):
 def test_the_user_links_name_the_page(admin):
     client, _ = sign_in(admin)
     assert 'id="two-factor-link"' in client.get("/admin/").content.decode()
+
+
+def test_the_site_settings_page_sets_who_must_use_it(super_client, site_settings):
+    from django.urls import reverse
+
+    page = super_client.get(reverse("admin:assetsvc_sitesettings_change", args=[1])).content.decode()
+    assert 'name="two_factor"' in page and "Required for everyone who may use the admin" in page
+
+
+def test_wrong_codes_in_a_row_make_the_page_say_how_long_to_wait(admin):
+    client, _ = sign_in(admin)
+    enrol(client, admin)
+    client, _ = sign_in(admin)
+    client.post("/admin/two-factor/verify/", {"code": "000000"})
+    device = TOTPDevice.objects.get(user=admin, confirmed=True)
+    right_but_throttled = client.post("/admin/two-factor/verify/", {"code": totp_code(device, 1)})
+    assert "Too many wrong codes: wait" in right_but_throttled.content.decode()
+    assert client.get("/admin/").status_code == 302
