@@ -21,6 +21,7 @@ class SiteSettingsAdmin(admin.ModelAdmin):
         ("Notifications", {"fields": ["webhook_platform", "webhook_endpoint", "webhook_channel", "webhook_botname"]}),
         ("E-mail alerts and acceptance", {"fields": ["alert_email", "alerts_enabled", "alert_interval",
                                                      "reminder_interval", "default_eula_text"]}),
+        ("Sign-in", {"fields": ["two_factor"]}),
     ]
 
     def has_add_permission(self, request) -> bool:

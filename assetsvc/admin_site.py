@@ -32,7 +32,8 @@ from assetsvc.conf import app_settings
 from assetsvc.registry import entries, register_entry
 
 #: App labels whose models are internals (shown to super users only, under "Internals").
-INTERNAL_APP_LABELS = frozenset({"django_tasks_database", "django_tasks", "oauth2_provider"})
+INTERNAL_APP_LABELS = frozenset({"django_tasks_database", "django_tasks", "oauth2_provider",
+                                 "axes", "otp_totp", "otp_static"})
 INTERNALS_HEADING = "Internals"
 #: ``assetsvc.registry`` store of the start page's panels: key -> :class:`IndexPanel`.
 INDEX_PANELS = "admin_index_panels"

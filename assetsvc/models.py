@@ -19,6 +19,14 @@ class WebhookPlatform(models.TextChoices):
 
 
 #: Platforms whose payload carries a channel, which must then be set (any non-empty text, API-CONTRACT.md §8).
+class TwoFactorPolicy(models.TextChoices):
+    """Who must sign in to the admin with a second factor (issue 30; docs/directory.md)."""
+
+    OPTIONAL = "optional", "Optional: anyone may enrol, nobody is forced"
+    ADMINS = "admins", "Required for everyone who may use the admin"
+    EVERYONE = "everyone", "Required for everyone"
+
+
 PLATFORMS_WITH_CHANNEL = {WebhookPlatform.SLACK, WebhookPlatform.GENERAL}
 
 #: Bounds of ``webhook_secret`` after trimming (API-CONTRACT.md §8a); empty means deliveries are not signed.
@@ -119,6 +127,10 @@ class SiteSettings(models.Model):
     default_eula_text = models.TextField(
         blank=True, default="",
         help_text="The EULA of categories that use the default one; shown on the acceptance page and signed.",
+    )
+    two_factor = models.CharField(
+        max_length=16, choices=TwoFactorPolicy.choices, default=TwoFactorPolicy.OPTIONAL,
+        help_text="Two-factor sign-in (TOTP): who must enrol before using the admin.",
     )
     updated_at = models.DateTimeField(auto_now=True)
 

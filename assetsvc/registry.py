@@ -17,6 +17,9 @@ Keys (who fills them):
 - ``directory_lookups``: ``inventory`` -- ``location``: a location by name for the directory sync
   (``accounts.ldap.services``).
 - ``readiness_checks``: ``notifications`` -- see ``assetsvc.health``.
+- ``mail_sender``: ``notifications`` -- ``queue_mail``'s keyword arguments (``to``, ``subject``, ``template``,
+  ``context``, ``event``, ``user``): a mail through the durable queue, for a lower app (``accounts``' password
+  reset, issue 30).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ class Registry(dict):
 
 registry = Registry()
 #: Single hooks: one provider each.
-HOOKS = ("bearer_resolver", "permission_checker", "permission_keys", "scope_policy")
+HOOKS = ("bearer_resolver", "permission_checker", "permission_keys", "scope_policy", "mail_sender")
 #: Ordered stores many apps add to: ``name -> {key: entry}``.
 STORES: defaultdict[str, dict[str, Any]] = defaultdict(dict)
 

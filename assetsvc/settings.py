@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -84,6 +85,11 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "oauth2_provider",
     "django_tasks",
+    # Two-factor sign-in (issue 30; docs/directory.md): TOTP devices and backup codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",  # sign-in throttling per account and address
     "assetsvc",
     "activity",
     "companies",
@@ -106,15 +112,19 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): a code given in this session
+    "accounts.twofactor.middleware.TwoFactorMiddleware",  # the admin asks for the code (or enrolment) first
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # the lockout page (accounts.twofactor.throttle)
 ]
 
 ROOT_URLCONF = "assetsvc.urls"
 WSGI_APPLICATION = "assetsvc.wsgi.application"
 AUTH_USER_MODEL = "accounts.User"
 APPEND_SLASH = False
-AUTHENTICATION_BACKENDS = ["accounts.backends.UsernameBackend"]
+# The throttle (django-axes) first: a locked-out account and address is refused before the password is checked.
+AUTHENTICATION_BACKENDS = ["accounts.twofactor.throttle.ThrottleBackend", "accounts.backends.UsernameBackend"]
 # Usernames are unique case-insensitively among non-deleted users (a database constraint), not globally.
 SILENCED_SYSTEM_CHECKS = ["auth.W004"]
 
@@ -312,6 +322,29 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_MB * 1024 * 1024
 # groups at /scim/v2/, authenticated by a personal access token of a user who may create, edit and delete users.
 # Off: /scim/v2/ answers 404 like any unknown path.
 SCIM_ENABLED = env_bool("SCIM_ENABLED", False)
+
+# SIGN-IN (issue 30; docs/directory.md "Two-factor sign-in and sign-in throttling") --------------------------------
+# Password sign-in is throttled per account and address by django-axes: LOGIN_FAILURE_LIMIT failed passwords of one
+# username from one address lock that pair out for LOGIN_LOCKOUT_MINUTES (0 failures: no throttling). The address is
+# ours (assetsvc.client_address, TRUSTED_PROXIES). The API's bearer tokens never pass through it.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=0)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1)
+AXES_ENABLED = LOGIN_FAILURE_LIMIT > 0
+AXES_FAILURE_LIMIT = max(LOGIN_FAILURE_LIMIT, 1)
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "accounts.twofactor.throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.twofactor.throttle.lockout_response"
+AXES_RESET_ON_SUCCESS = True  # a right password clears the pair's failures, as Snipe-IT's throttle does
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the lockout lasts the configured time, not longer
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failed attempt is a row: GET /settings/login-attempts lists them
+AXES_VERBOSE = False
+AXES_USERNAME_FORM_FIELD = "username"
+# The TOTP apps' label ("Asset management: jdoe").
+OTP_TOTP_ISSUER = os.environ.get("SITE_NAME", "").strip() or "Asset management"
+# Minutes a password reset link works (Django counts seconds); the link also dies once the password changes or the
+# person signs in.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_MINUTES", 60, minimum=1) * 60
 
 # API ----------------------------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

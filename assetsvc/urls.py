@@ -28,6 +28,8 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("admin/two-factor/", include("accounts.twofactor.urls")),  # the code page and enrolment (issue 30)
+    path("admin/", include("accounts.password_reset")),  # password reset by mail (issue 30)
     path("admin/", admin.site.urls),
     path("health", health.live, name="health"),
     path("health/ready", health.ready, name="health-ready"),

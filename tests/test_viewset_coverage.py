@@ -46,16 +46,16 @@ EXEMPT: dict[str, str] = {
     "assetsvc.api.views.SchemaView": "the OpenAPI document, not a resource: tests/api/test_openapi.py",
     "assetsvc.api.views.VersionView": "one constant, no resource: tests/api/test_version.py",
     "assetsvc.api.views.EndpointNotFoundView": "the 404 envelope of unknown paths: tests/api/test_envelope.py",
-    "assetsvc.api.unavailable.UnavailableFeatureView": "Snipe-IT routes not served yet (users/two_factor_reset), "
-    "always the error envelope: tests/api/test_literal_routes.py",
+    "accounts.api.twofactor.TwoFactorResetView": "clears a user's two-factor devices, one POST, no resource: "
+    "tests/accounts/test_two_factor_api.py (super users only, separation, action log)",
+    "accounts.api.twofactor.LoginAttemptsView": "axes' sign-in logs, no model of ours: "
+    "tests/accounts/test_two_factor_api.py",
     "inventory.api.assets.labels.AssetLabelsView": "label PDFs of assets, not a resource (one POST answering a "
     "file): tests/inventory/assets/test_api_label_pdfs.py (permission, separation, templates)",
     "inventory.api.assets.labels.LabelTemplateListView": "the fixed label templates, no model: "
     "tests/inventory/assets/test_api_label_pdfs.py",
     "inventory.api.assets.labels.LabelTemplateDetailView": "one fixed label template: "
     "tests/inventory/assets/test_api_label_pdfs.py",
-    "accounts.api.unavailable.LoginAttemptsView": "a \"not configured\" answer, no resource behind it: "
-    "tests/accounts/test_api_unavailable.py",
     **{f"accounts.api.ldap.{name}": "the directory's sync and tests (issue 30), no resource: tests/ldap/test_api.py "
        "against a real slapd; without LDAP, tests/accounts/test_api_unavailable.py"
        for name in ("UserLdapSyncView", "LdapTestView", "LdapTestLoginView")},

@@ -86,7 +86,7 @@ _BULK_AUDIT = {
     ],
 }
 
-_TWO_FACTOR = "Two-factor authentication is not available on this server yet."
+_TWO_FACTOR_RESET = "Two factor device successfully reset"  # Snipe-IT's answer (issue 30)
 
 #: operationId → the success answer's example.
 RECORDED_ANSWERS: dict[str, Any] = {
@@ -101,9 +101,7 @@ RECORDED_ANSWERS: dict[str, Any] = {
     # the other kinds' history (issue 27): the same rows, of their items
     **{f"{kind}_history_retrieve": _HISTORY for kind in ("accessories", "consumables", "components", "licenses",
                                                          "users", "locations", "models")},
-    # routes not served yet (assetsvc/api/unavailable.py): always the error envelope
-    "users_two_factor_reset_create": {"status": "error", "message": _TWO_FACTOR, "messages": _TWO_FACTOR,
-                                      "payload": None},
+    "users_two_factor_reset": {"message": _TWO_FACTOR_RESET},
     "reports_activity_list": _HISTORY,
     "personal_access_tokens_list": _TOKENS,
     "personal_access_tokens_create": _TOKEN_CREATED,

@@ -12,10 +12,7 @@ from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import ConflictError
 
 #: Feature name → the message its route answers.
-FEATURES: dict[str, str] = {
-    # POST users/two_factor_reset (Snipe-IT: clears a user's two-factor secret); this server has no 2FA yet.
-    "users_two_factor_reset": "Two-factor authentication is not available on this server yet.",
-}
+FEATURES: dict[str, str] = {}
 
 
 class UnavailableFeatureView(ApiView):

@@ -1,12 +1,12 @@
-"""Routes of features this server does not have yet (accounts/api/unavailable.py), and the directory's routes while
-``LDAP_SERVER_URI`` is empty (accounts/api/ldap.py, issue 30): the permission check first, then a "not configured"
-error envelope, never a 404-route, 405 or 500 (issue 27). With LDAP configured: tests/ldap/test_api.py."""
+"""The directory's routes while ``LDAP_SERVER_URI`` is empty (accounts/api/ldap.py, issue 30): the permission check
+first, then a "not configured" error envelope, never a 404-route, 405 or 500 (issue 27). With LDAP configured:
+tests/ldap/test_api.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from accounts.api.unavailable import DIRECTORY_NOT_CONFIGURED, LOGIN_ATTEMPTS_NOT_RECORDED
+from accounts.ldap.services import DIRECTORY_NOT_CONFIGURED
 from tests.api_mixins import MISSING, error_of, http_errors
 from tests.factories import UserFactory
 
@@ -17,7 +17,6 @@ SUPER_USER_ROUTES = [
     ("get", "/api/v1/settings/ldaptest", DIRECTORY_NOT_CONFIGURED),
     ("post", "/api/v1/settings/ldaptest", DIRECTORY_NOT_CONFIGURED),
     ("post", "/api/v1/settings/ldaptestlogin", DIRECTORY_NOT_CONFIGURED),
-    ("get", "/api/v1/settings/login-attempts", LOGIN_ATTEMPTS_NOT_RECORDED),
     ("post", "/api/v1/users/ldapsync", DIRECTORY_NOT_CONFIGURED),
 ]
 ALL_ROUTES = SUPER_USER_ROUTES

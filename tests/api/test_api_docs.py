@@ -153,7 +153,6 @@ UNTYPED_ANSWERS = {
     ("/api/v1/hardware/checkinbytag", "post"), ("/api/v1/reports/activity", "get"),
     *((f"/api/v1/{kind}/{{id}}/history", "get") for kind in ("accessories", "consumables", "components", "licenses",
                                                              "users", "locations", "models")),
-    ("/api/v1/users/two_factor_reset", "post"),
 }
 #: POST operations that take no body.
 NO_BODY = {"restore", "delete", "cancel", "{asset_id}",  # restores, file deletes, account/request/{asset_id}[/cancel]

@@ -1,15 +1,14 @@
 """Literal paths win over detail routes, as in Snipe-IT (issue 27): ``hardware/selectlist``, ``users/selectlist``,
 ``companies/selectlist``, ``models/assets`` and ``hardware/labels`` (the label PDFs,
-tests/inventory/assets/test_api_label_pdfs.py) are never read as ids; ``POST users/two_factor_reset`` answers the
-error envelope of a feature not available yet (never 404, 405 or 500)."""
+tests/inventory/assets/test_api_label_pdfs.py) are never read as ids, nor is ``POST users/two_factor_reset``
+(issue 30)."""
 
 from __future__ import annotations
 
 import pytest
 
+from accounts.api.twofactor import RESET_DONE
 from activity.models import ActionLog
-from assetsvc.api.unavailable import FEATURES
-from tests.api_mixins import http_errors
 from tests.factories import AssetFactory, AssetModelFactory, CompanyFactory, StatusLabelFactory, UserFactory
 from tests.factories.inventory import checked_out_asset
 
@@ -93,25 +92,20 @@ def test_numeric_detail_routes_still_work(token_client):
     assert token_client.get(f"/api/v1/companies/{company.pk}").json()["id"] == company.pk
 
 
-# --- features not available yet --------------------------------------------------------------------------------------
+# --- users/two_factor_reset (issue 30; tests/accounts/test_two_factor_api.py) ----------------------------------------
 
 
-@pytest.mark.parametrize("path,feature", [("/api/v1/users/two_factor_reset", "users_two_factor_reset"),
-                                          ("/api/v1/users/two_factor_reset/", "users_two_factor_reset")])
-def test_unavailable_features_answer_the_envelope(path, feature, token_client, api_client, settings):
-    asset = AssetFactory()
+@pytest.mark.parametrize("path", ["/api/v1/users/two_factor_reset", "/api/v1/users/two_factor_reset/"])
+def test_two_factor_reset_is_not_read_as_a_user_id(path, token_client, api_client):
+    user = UserFactory()
     logs = ActionLog.objects.count()
-    response = token_client.post(path, {"asset_tags": [asset.asset_tag], "id": 1}, format="json")
-    assert response.status_code == 200
-    assert response.json() == {"status": "error", "message": FEATURES[feature], "messages": FEATURES[feature],
-                               "payload": None}
-    http_errors(settings)
-    assert token_client.post(path, {}, format="json").status_code == 409
+    response = token_client.post(path, {"id": user.pk}, format="json")
+    assert response.status_code == 200 and response.json() == {"message": RESET_DONE}
+    assert ActionLog.objects.count() == logs + 1
     assert api_client.post(path).status_code == 401
-    assert ActionLog.objects.count() == logs
 
 
 def test_the_schemas_examples_say_what_the_routes_answer():
     from assetsvc.api.examples import RECORDED_ANSWERS
 
-    assert RECORDED_ANSWERS["users_two_factor_reset_create"]["message"] == FEATURES["users_two_factor_reset"]
+    assert RECORDED_ANSWERS["users_two_factor_reset"] == {"message": RESET_DONE}

@@ -108,6 +108,7 @@ def test_form_data_writes_too(token_client, site_settings):
     ({"webhook_endpoint": "https://hooks.example.com/x", "webhook_channel": ""}, "webhook_channel"),
     ({"webhook_events": "asset.checked_out,asset.exploded"}, "webhook_events"),
     ({"webhook_events": {"a": 1}}, "webhook_events"),
+    ({"two_factor": "sometimes"}, "two_factor"),
 ])
 def test_a_refused_value_is_a_field_error_and_nothing_is_written(token_client, site_settings, settings, body, field):
     response = token_client.patch("/api/v1/settings", {**body, "audit_warning_days": 30}, format="json")
@@ -212,3 +213,11 @@ def test_purge_barcodes_answers_snipe_its_message(token_client):
     assert response.json() == {"status": "success", "message": "Deleted 0 barcodes",
                                "messages": "Deleted 0 barcodes", "payload": None}
     assert token_client.get("/api/v1/settings/purge_barcodes").status_code == 405
+
+
+def test_two_factor_is_a_setting(token_client, site_settings):
+    """Issue 30: who must use two-factor sign-in (docs/directory.md)."""
+    assert token_client.get("/api/v1/settings").json()["two_factor"] == "optional"
+    response = token_client.patch("/api/v1/settings", {"two_factor": "admins"}, format="json")
+    assert response.json()["status"] == "success", response.json()
+    assert SiteSettings.load().two_factor == "admins"
