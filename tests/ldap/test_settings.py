@@ -26,14 +26,17 @@ def settings_with(**env: str) -> subprocess.CompletedProcess:
 def test_without_ldap_server_uri_no_ldap_backend():
     result = settings_with()
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "['accounts.backends.UsernameBackend']"
+    # The sign-in throttle (django-axes) comes first whatever the directory (issue 30, two-factor part).
+    assert result.stdout.strip() == ("['accounts.twofactor.throttle.ThrottleBackend', "
+                                     "'accounts.backends.UsernameBackend']")
 
 
 def test_with_ldap_server_uri_the_backend_comes_after_the_local_one():
     result = settings_with(LDAP_SERVER_URI="ldap://127.0.0.1:389", LDAP_USER_BASE="dc=example,dc=org",
                            LDAP_ATTR_MAP='{"department": "departmentNumber"}')
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "['accounts.backends.UsernameBackend', 'accounts.ldap.backend.LdapBackend']"
+    assert result.stdout.strip() == ("['accounts.twofactor.throttle.ThrottleBackend', "
+                                     "'accounts.backends.UsernameBackend', 'accounts.ldap.backend.LdapBackend']")
 
 
 @pytest.mark.parametrize(("env", "message"), [
