@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import secrets
+import time
 import uuid
+from base64 import b32encode
+from binascii import Error as BinasciiError
+from binascii import unhexlify
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django_otp.models import Device, ThrottlingMixin, TimestampMixin
+from django_otp.oath import TOTP
 from oauth2_provider.settings import oauth2_settings
 
 from accounts import permissions as perms
 from accounts.holdings import annotate_user_counts
+from assetsvc.crypto import EncryptedTextField
 from companies.querysets import CompanyScopedQuerySet
 
 
@@ -264,3 +273,79 @@ class PersonalAccessToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
+
+
+def new_totp_key() -> str:
+    """A new TOTP seed: 20 random bytes (160 bits, RFC 4226's recommended length), hex-encoded."""
+    return secrets.token_hex(20)
+
+
+class SealedTOTPDevice(TimestampMixin, ThrottlingMixin, Device):
+    """A person's authenticator app (time-based one-time codes, RFC 6238), a django-otp device whose seed is
+    encrypted at rest with ``FIELD_ENCRYPTION_KEY`` (django-otp's own ``TOTPDevice`` keeps it in plain hex).
+
+    ``key`` reads as the hex seed; the column holds a Fernet token. ``last_t`` is the time step of the last code
+    accepted, so a code is used once; ``drift`` follows the app's clock. django-otp finds this class among the
+    installed apps' ``Device`` subclasses (``django_otp.devices_for_user``, ``otp_login``, ``is_verified``).
+    """
+
+    key = EncryptedTextField(default=new_totp_key, help_text="The hex-encoded seed, stored encrypted.")
+    step = models.PositiveSmallIntegerField(default=30, help_text="Seconds per time step.")
+    t0 = models.BigIntegerField(default=0, help_text="The Unix time step counting starts at.")
+    digits = models.PositiveSmallIntegerField(choices=[(6, 6), (8, 8)], default=6)
+    tolerance = models.PositiveSmallIntegerField(default=1, help_text="Time steps either side accepted.")
+    drift = models.SmallIntegerField(default=0, help_text="Time steps the app's clock is known to be off.")
+    last_t = models.BigIntegerField(default=-1, help_text="The time step of the last code accepted.")
+
+    class Meta(Device.Meta):
+        verbose_name = "authenticator app"
+
+    @property
+    def bin_key(self) -> bytes:
+        """The seed as bytes; empty when it cannot be read (no configured key opens it, or it is not hex)."""
+        try:
+            return unhexlify(self.key or "")
+        except (BinasciiError, ValueError):
+            return b""
+
+    def get_throttle_factor(self) -> int:
+        return getattr(settings, "OTP_TOTP_THROTTLE_FACTOR", 1)
+
+    def verify_token(self, token) -> bool:
+        """Whether ``token`` is the code of a time step within ``tolerance`` of now (after ``drift``) and later than
+        the last one accepted. django-otp's throttle refuses while it runs; each wrong code lengthens it. A seed
+        that cannot be decrypted verifies nothing (an empty HMAC key would give codes anyone can compute)."""
+        allowed, _ = self.verify_is_allowed()
+        if not allowed:
+            return False
+        key = self.bin_key
+        try:
+            number = int(str(token))
+        except ValueError:
+            number = None
+        matched = False
+        if key and number is not None:
+            totp = TOTP(key, self.step, self.t0, self.digits, self.drift)
+            totp.time = time.time()
+            matched = totp.verify(number, tolerance=self.tolerance, min_t=self.last_t + 1)
+        if not matched:
+            self.throttle_increment()
+            return False
+        self.last_t = totp.t()
+        self.drift = totp.drift
+        self.throttle_reset(commit=False)
+        self.set_last_used_timestamp(commit=False)
+        self.save()
+        return True
+
+    @property
+    def config_url(self) -> str:
+        """The ``otpauth://`` address the enrolment page shows as a QR code (Google Authenticator's key URI format)."""
+        issuer = getattr(settings, "OTP_TOTP_ISSUER", "") or ""
+        account = self.user.get_username()
+        label = f"{issuer}:{account}" if issuer else account
+        params = {"secret": b32encode(self.bin_key).decode().rstrip("="), "algorithm": "SHA1",
+                  "digits": self.digits, "period": self.step}
+        if issuer:
+            params["issuer"] = issuer
+        return f"otpauth://totp/{quote(label)}?{urlencode(params)}"

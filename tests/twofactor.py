@@ -6,10 +6,11 @@ import re
 import time
 
 from django_otp.oath import TOTP
-from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from accounts.models import SealedTOTPDevice
 
 
-def totp_code(device: TOTPDevice, steps_ahead: int = 0) -> str:
+def totp_code(device: SealedTOTPDevice, steps_ahead: int = 0) -> str:
     """The six digits the app shows now (``steps_ahead`` 30-second steps later: a code not used yet, within the
     one-step tolerance)."""
     device.refresh_from_db()

@@ -1,7 +1,8 @@
 """Two-factor sign-in and sign-in throttling for the admin (issue 30; docs/directory.md "Two-factor sign-in and
 sign-in throttling").
 
-- :mod:`~accounts.twofactor.services`: TOTP enrolment (django-otp's ``otp_totp``), ten single-use backup codes
+- :mod:`~accounts.twofactor.services`: TOTP enrolment (``accounts.models.SealedTOTPDevice``, a
+  django-otp device whose seed is encrypted with ``FIELD_ENCRYPTION_KEY``), ten single-use backup codes
   (``otp_static``, stored as keyed hashes), disabling, and the super user's reset (``POST /users/two_factor_reset``).
 - :mod:`~accounts.twofactor.middleware`: after the password, the admin asks for a code (or, when the site setting
   ``two_factor`` requires it and the person has no device, for enrolment) before anything else.

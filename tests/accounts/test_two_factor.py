@@ -9,8 +9,8 @@ import time
 import pytest
 from django.test import Client
 from django_otp.plugins.otp_static.models import StaticToken
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from accounts.models import SealedTOTPDevice
 from assetsvc.models import TwoFactorPolicy
 from tests.browser.helpers import ADMIN_PASSWORD
 from tests.factories import UserFactory
@@ -29,7 +29,7 @@ def sign_in(user, password=ADMIN_PASSWORD, **extra) -> tuple[Client, object]:
 def enrol(client: Client, user) -> list[str]:
     page = client.get("/admin/two-factor/")
     assert page.status_code == 200
-    device = TOTPDevice.objects.get(user=user, confirmed=False)
+    device = SealedTOTPDevice.objects.get(user=user, confirmed=False)
     response = client.post("/admin/two-factor/", {"code": totp_code(device), "next": "/admin/"})
     assert response.status_code == 200, response.content
     return codes_on(response.content.decode())
@@ -55,7 +55,7 @@ def test_without_enrolment_and_optional_sign_in_is_as_before(admin):
 def test_enrolment_shows_a_qr_code_and_the_key_then_ten_backup_codes_once(admin):
     client, _ = sign_in(admin)
     page = client.get("/admin/two-factor/").content.decode()
-    device = TOTPDevice.objects.get(user=admin, confirmed=False)
+    device = SealedTOTPDevice.objects.get(user=admin, confirmed=False)
     assert "<svg" in page and 'id="two-factor-qr"' in page
     secret = page.split('id="two-factor-secret">', 1)[1].split("<", 1)[0].replace(" ", "")
     assert device.config_url.split("secret=", 1)[1].startswith(secret)
@@ -83,7 +83,7 @@ def test_next_sign_in_asks_for_the_code_before_anything_else(admin):
     wrong = client.post("/admin/two-factor/verify/?next=/admin/accounts/user/", {"code": "123456"})
     assert wrong.status_code == 200 and "not valid" in wrong.content.decode()
     time.sleep(1.1)
-    device = TOTPDevice.objects.get(user=admin, confirmed=True)
+    device = SealedTOTPDevice.objects.get(user=admin, confirmed=True)
     right = client.post("/admin/two-factor/verify/", {"code": totp_code(device, 1), "next": "/admin/accounts/user/"})
     assert right.status_code == 302 and right["Location"] == "/admin/accounts/user/"
     assert client.get("/admin/accounts/user/").status_code == 200
@@ -106,7 +106,7 @@ def test_a_foreign_next_is_not_followed(admin):
     client, _ = sign_in(admin)
     enrol(client, admin)
     client, _ = sign_in(admin)
-    device = TOTPDevice.objects.get(user=admin, confirmed=True)
+    device = SealedTOTPDevice.objects.get(user=admin, confirmed=True)
     response = client.post("/admin/two-factor/verify/", {"code": totp_code(device, 1), "next": "https://evil.example/"})
     assert response["Location"] == "/admin/"
 
@@ -124,7 +124,7 @@ def test_required_for_admins_sends_an_unenrolled_admin_to_enrolment_first(admin,
     manage = client.get("/admin/two-factor/").content.decode()
     assert "cannot be switched off" in manage
     client.post("/admin/two-factor/", {"action": "disable"})
-    assert TOTPDevice.objects.filter(user=admin, confirmed=True).exists()
+    assert SealedTOTPDevice.objects.filter(user=admin, confirmed=True).exists()
 
 
 def test_optional_leaves_an_admin_free_and_everyone_covers_administrators(site_settings):
@@ -143,7 +143,7 @@ def test_switching_it_off_and_new_backup_codes(admin):
     assert len(new) == 10 and not set(new) & set(old)
     response = client.post("/admin/two-factor/", {"action": "disable"})
     assert response.status_code == 302
-    assert not TOTPDevice.objects.filter(user=admin).exists()
+    assert not SealedTOTPDevice.objects.filter(user=admin).exists()
     assert not StaticToken.objects.filter(device__user=admin).exists()
     client, _ = sign_in(admin)
     assert client.get("/admin/").status_code == 200
@@ -183,7 +183,7 @@ def test_wrong_codes_in_a_row_make_the_page_say_how_long_to_wait(admin):
     enrol(client, admin)
     client, _ = sign_in(admin)
     client.post("/admin/two-factor/verify/", {"code": "000000"})
-    device = TOTPDevice.objects.get(user=admin, confirmed=True)
+    device = SealedTOTPDevice.objects.get(user=admin, confirmed=True)
     right_but_throttled = client.post("/admin/two-factor/verify/", {"code": totp_code(device, 1)})
     assert "Too many wrong codes: wait" in right_but_throttled.content.decode()
     assert client.get("/admin/").status_code == 302

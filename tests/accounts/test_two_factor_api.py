@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django_otp.plugins.otp_static.models import StaticDevice
-from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts.api.twofactor import NO_ID, RESET_DONE
+from accounts.models import SealedTOTPDevice
 from accounts.services import USER_NOT_FOUND
 from accounts.twofactor.services import backup_codes_issue, totp_pending_device
 from activity.models import ActionLog
@@ -32,8 +32,9 @@ def test_reset_clears_the_devices_and_is_logged(token_client, superuser):
     other = enrolled(UserFactory(username="other"))
     response = token_client.post("/api/v1/users/two_factor_reset", {"id": grace.pk}, format="json")
     assert response.status_code == 200 and response.json() == {"message": RESET_DONE}
-    assert not TOTPDevice.objects.filter(user=grace).exists() and not StaticDevice.objects.filter(user=grace).exists()
-    assert TOTPDevice.objects.filter(user=other).exists()
+    assert not SealedTOTPDevice.objects.filter(user=grace).exists()
+    assert not StaticDevice.objects.filter(user=grace).exists()
+    assert SealedTOTPDevice.objects.filter(user=other).exists()
     log = ActionLog.objects.get(action_type="2FA reset")
     assert (log.item_type, log.item_id, log.target_id, log.created_by_id, log.company_id) == (
         "user", grace.pk, grace.pk, superuser.pk, grace.company_id)
@@ -64,7 +65,7 @@ def test_reset_is_for_super_users_only(api_client, make_client):
     for permissions in ({}, {"admin": 1}, {"users.edit": 1}):
         client = make_client(UserFactory(permissions=permissions))
         assert client.post("/api/v1/users/two_factor_reset", {"id": target.pk}).status_code == 403, permissions
-    assert TOTPDevice.objects.filter(user=target).exists()
+    assert SealedTOTPDevice.objects.filter(user=target).exists()
 
 
 def test_after_a_reset_the_next_sign_in_enrols_again_when_required(token_client, site_settings):
