@@ -17,6 +17,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm, BaseUserCreationForm, UserChangeForm
 from django.contrib.auth.models import Group
 from django.template.response import TemplateResponse
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from oauth2_provider.models import (
     get_access_token_model,
     get_application_model,
@@ -363,9 +364,11 @@ class AccessTokenAdmin(admin.ModelAdmin):
 
 def hide_internal_admins() -> None:
     """Unregister django-oauth-toolkit's models (its one client, tokens, grants: kept consistent by the token
-    services) and Django's auth ``Group`` (permissions here are ``PermissionGroup``). Called from
-    ``AccountsConfig.ready()``, after the admin has imported every app's ``admin`` module."""
+    services), Django's auth ``Group`` (permissions here are ``PermissionGroup``) and django-otp's ``TOTPDevice``
+    (unused: authenticators are ``SealedTOTPDevice``, seed encrypted; a device added on its page would keep a plain
+    seed and never be asked). Called from ``AccountsConfig.ready()``, after the admin has imported every app's
+    ``admin`` module."""
     for model in (get_application_model(), get_access_token_model(), get_refresh_token_model(), get_grant_model(),
-                  get_id_token_model(), Group):
+                  get_id_token_model(), Group, TOTPDevice):
         if admin.site.is_registered(model):
             admin.site.unregister(model)

@@ -88,6 +88,16 @@ def test_a_seed_no_configured_key_opens_verifies_nothing(admin, settings):
     assert stored_key(device.pk) == raw  # left as stored, readable again once the old key is back
 
 
+@pytest.mark.django_db
+def test_no_admin_page_shows_a_seed(admin):
+    client, _ = sign_in(admin)
+    enrol(client, admin)
+    seed = SealedTOTPDevice.objects.get(user=admin).key
+    assert client.get("/admin/otp_totp/totpdevice/").status_code == 404  # django-otp's plain-seed device is unused
+    assert client.get("/admin/accounts/sealedtotpdevice/").status_code == 404
+    assert seed not in client.get(f"/admin/accounts/user/{admin.pk}/change/").content.decode()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_migration_moves_plain_hex_devices_into_the_encrypted_table(settings):
     settings.FIELD_ENCRYPTION_KEYS = [OLD_KEY]
