@@ -428,6 +428,15 @@ def job_to_task(job: Job) -> dict[str, Any]:
     return {**asdict(job), "body": json.dumps(job.body)}
 
 
+def transaction_doomed() -> bool:
+    """Whether the caller's transaction can no longer commit: a savepoint around a side effect could not be rolled
+    back (the connection died in the middle of the change), so Django will roll the whole change back, silently, when
+    the outer block ends. A side effect's error must then be raised, not logged and swallowed: swallowed, the change
+    would answer success for a write that never happened (the outage drill caught a checkout answered 200 with nothing
+    written). Any other problem of a notification or a mail is swallowed: it must not fail the change."""
+    return connection.in_atomic_block and connection.needs_rollback
+
+
 def schedule(event: str, config: WebhookConfig, text: str, details: dict[str, Any] | None = None) -> None:
     """Enqueue ``text`` for delivery in the current transaction: the task row commits, or rolls back, with it.
 
@@ -438,6 +447,8 @@ def schedule(event: str, config: WebhookConfig, text: str, details: dict[str, An
         with transaction.atomic():
             deliver_notification.enqueue(job=job_to_task(job))
     except Exception:
+        if transaction_doomed():
+            raise
         logger.exception("Could not queue the %s notification", event)
 
 

@@ -22,6 +22,7 @@ from assetsvc.conf import app_settings
 from inventory import signals
 from inventory.acceptance_links import acceptance_url
 from inventory.models import AccessoryCheckout, Asset, ConsumableAssignment, LicenseSeat
+from notifications.delivery import transaction_doomed
 from notifications.events import NO_ACTOR_NAME, display_name
 from notifications.mail import queue_mail, queue_mail_quietly
 
@@ -136,6 +137,8 @@ def _safely(build: Any, kind: str, kwargs: dict[str, Any]) -> None:
     try:
         build(kind, **kwargs)
     except Exception:
+        if transaction_doomed():
+            raise  # the database failed under the checkout itself: it must not answer success
         logger.exception("Could not prepare the %s mail of a %s", build.__name__, kind)
 
 

@@ -99,6 +99,8 @@ def notify(event: EventType, *, item: Any, actor: Any = None, target: Any = None
                         quantity=kwargs.get("quantity"))
         delivery.schedule(event.name, config, text, details=extra)
     except Exception:
+        if delivery.transaction_doomed():
+            raise  # the change itself cannot commit: it must not answer success
         logger.exception("Could not prepare the %s notification", event.name)
 
 

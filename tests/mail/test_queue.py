@@ -139,3 +139,16 @@ def test_send_test_mail_command(smtp_server, capsys):
     assert "Mail sent to ops@example.com." in capsys.readouterr().out
     assert len(smtp_server.wait_for(1)) == 1
     UserFactory()  # the command needs no user
+
+
+def test_message_ids_stay_unique_when_the_random_module_is_seeded(settings):
+    """A seeded ``random`` (hypothesis does it for every example) made ``make_msgid`` repeat an id: the second mail's
+    insert then broke the unique column (found by the API fuzz test on PostgreSQL)."""
+    import random
+
+    settings.EMAIL_HOST = ""
+    ids = set()
+    for _ in range(3):
+        random.seed(7)
+        ids.add(queue().message_id)
+    assert len(ids) == 3
