@@ -198,15 +198,20 @@ def _create(person: DirectoryPerson, config: LdapConfig, report: SyncReport, act
     return user
 
 
+def _people(config: Any) -> list[DirectoryPerson]:
+    """Everyone the directory's base and filter find, through one bound connection (closed whatever happens)."""
+    connection = directory.connect(config)
+    try:
+        return directory.search_people(connection, config)
+    finally:
+        connection.unbind()
+
+
 def ldap_sync(*, actor: User | None = None, dry_run: bool = False) -> SyncReport:
     """Create, update and deactivate users from the directory, in one transaction (``dry_run``: rolled back, the
     report says what would change). A second run with nothing changed in the directory reports all unchanged."""
     config = enabled_config()
-    connection = directory.connect(config)
-    try:
-        people = directory.search_people(connection, config)
-    finally:
-        connection.unbind()
+    people = _people(config)
     report = SyncReport(dry_run=dry_run)
     by_name: dict[str, list[DirectoryPerson]] = {}
     for person in people:
@@ -298,11 +303,7 @@ def ldap_login_user(person: DirectoryPerson) -> User | None:
 def ldap_test() -> dict[str, Any]:
     """Connect, bind as the service account and search once: ``{"users": n}``. Raises ``LDAPException``."""
     config = enabled_config()
-    connection = directory.connect(config)
-    try:
-        people = directory.search_people(connection, config)
-    finally:
-        connection.unbind()
+    people = _people(config)
     return {"users": len(people), "disabled": sum(1 for person in people if person.disabled)}
 
 
