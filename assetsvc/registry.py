@@ -17,6 +17,7 @@ Keys (who fills them):
 - ``directory_lookups``: ``inventory`` -- ``location``: a location by name for the directory sync
   (``accounts.ldap.services``).
 - ``readiness_checks``: ``notifications`` -- see ``assetsvc.health``.
+- ``portal_pages``: ``inventory`` -- the employees' pages under ``/account/``, see ``accounts.portal.pages``.
 - ``mail_sender``: ``notifications`` -- ``queue_mail``'s keyword arguments (``to``, ``subject``, ``template``,
   ``context``, ``event``, ``user``): a mail through the durable queue, for a lower app (``accounts``' password
   reset, issue 30).

@@ -37,6 +37,7 @@ urlpatterns = [
     path("api/docs", SwaggerDocsView.as_view(), name="api-docs"),
     path("api/redoc", RedocDocsView.as_view(), name="api-redoc"),
     path("oidc/", include("accounts.sso.urls")),  # single sign-on (issue 30): 404 while OIDC_ISSUER is empty
+    path("account/", include("accounts.portal.urls")),  # the employees' own pages (issue 32, docs/portal.md)
     path("", include("inventory.urls")),  # pages outside the API: /accept/<token>/ (issue 29)
     path("api/v1/", include(api_v1)),
     # SCIM provisioning (issue 30, docs/directory.md): outside /api/v1, with SCIM's own error shape; every view

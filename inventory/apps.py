@@ -21,6 +21,7 @@ class InventoryConfig(AppConfig):
         from accounts.holdings import UserHolding, register_user_holding
         from assetsvc.services import alive
         from companies.counts import CountedKind, register_company_count
+        from inventory.portal import pages as portal_pages
         from inventory.selectors.counts import (
             CatalogueCount,
             CatalogueReference,
@@ -127,6 +128,7 @@ class InventoryConfig(AppConfig):
         ))
         register_file_kinds()
         register_directory_lookups()
+        portal_pages.register()  # the employees' pages under /account/ (issue 32)
 
 
 def register_directory_lookups() -> None:

@@ -1,0 +1,11 @@
+"""Inventory's entries in the portal's registry (``accounts.portal.pages``), added in ``InventoryConfig.ready()``."""
+
+from __future__ import annotations
+
+from accounts.portal.pages import PortalPage, register_portal_page
+
+
+def register() -> None:
+    from inventory.portal import holdings
+
+    register_portal_page(PortalPage("home", "", holdings.my_items, label="My items", order=10))
