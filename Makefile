@@ -60,10 +60,13 @@ prune: install .secret_key
 # The suite runs in parallel (pytest-xdist): one process per CPU, at most 4 (each has its own test database, and
 # the live drills start gunicorn processes of their own). TEST_WORKERS=0 runs it in one process; a single test:
 # make test PYTEST_ARGS='tests/api/test_envelope.py -k limit' TEST_WORKERS=0. The browser tests alone:
-# make test PYTEST_ARGS=tests/browser (they need Debian's chromium, else they are skipped; docs/testing.md).
+# make test PYTEST_ARGS=tests/browser (they need Debian's chromium, else they are skipped; docs/testing.md). When npm is
+# there, axe-core (the accessibility check, tests/browser/axe.py) is installed from the npm registry first.
 # The 15 slowest tests are listed at the end, so a CI log shows where its minutes go (.ci/run has 25).
 TEST_WORKERS ?= auto
+AXE := tests/browser/npm/node_modules/axe-core/axe.min.js
 test: install
+	@if [ ! -f $(AXE) ] && command -v npm >/dev/null; then npm ci --prefix tests/browser/npm --no-audit --no-fund --silent || true; fi
 	$(BIN)/pytest -n $(TEST_WORKERS) --maxprocesses 4 --durations=15 $(PYTEST_ARGS)
 
 # ruff, and the one-way app layers (import-linter contract in pyproject.toml: a module imports only from its own
