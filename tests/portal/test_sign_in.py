@@ -49,7 +49,7 @@ def test_a_locked_out_portal_sign_in_gets_the_portal_lockout_page(settings):
     assert sign_in("emma", address="198.51.100.9")[1]["Location"] == "/account/"  # another address: its own count
 
 
-def test_forgot_password_is_linked_while_mail_works_and_serves_a_non_staff_user(settings):
+def test_forgot_password_is_linked_while_mail_works_and_serves_a_non_staff_user(settings, client):
     settings.EMAIL_HOST = ""
     assert 'id="forgot-password"' not in Client().get("/account/login/").content.decode()
     settings.EMAIL_HOST = "localhost"
@@ -58,7 +58,8 @@ def test_forgot_password_is_linked_while_mail_works_and_serves_a_non_staff_user(
     emma = UserFactory(username="emma", email="emma@example.com")
     answer = Client().post("/admin/password_reset/", {"email": "emma@example.com"})
     assert answer.status_code == 302 and OutboundMail.objects.get(event="password_reset").user_id == emma.pk
-
+    done = client.get("/admin/reset/done/")
+    assert done.status_code == 200 and 'href="/account/login/"' in done.content.decode()  # "Log in": the portal
 
 def test_an_employee_with_an_authenticator_gives_the_code_before_any_portal_page():
     emma = UserFactory(username="emma")
