@@ -19,7 +19,19 @@ class AccountsConfig(AppConfig):
         register_hook("permission_keys", PERMISSION_KEY_SET)
         register_company_count(CountedKind("users_count", "accounts.User"))
         register_file_kinds()
+        register_portal_pages()
         hide_internal_admins()
+
+
+def register_portal_pages() -> None:
+    """The employees' portal's pages accounts owns (issue 32): the profile and the personal access tokens."""
+    from accounts.portal import profile, tokens
+    from accounts.portal.pages import PortalPage, register_portal_page
+
+    register_portal_page(PortalPage("profile", "profile/", profile.profile, label="Profile", order=80))
+    register_portal_page(PortalPage("tokens", "tokens/", tokens.tokens, label="API tokens", order=90,
+                                    visible=tokens.may_use_api))
+    register_portal_page(PortalPage("token-revoke", "tokens/<str:token_id>/revoke/", tokens.token_revoke))
 
 
 def register_file_kinds() -> None:

@@ -9,6 +9,9 @@ queue (``notifications.mail.queue_mail``, reached through the ``mail_sender`` ho
 Without ``EMAIL_HOST`` the page says that reset by mail is not available and nothing is queued (a logged mail would
 write the link into the server log). The page answers the same whether or not the address belongs to someone.
 A link works for ``PASSWORD_RESET_MINUTES`` and only until the password changes or the person signs in.
+
+Nothing here is for staff only: any active user with a password and an address (the employees' portal links to it,
+issue 32) resets theirs; people of the directory or single sign-on have no usable password here and get no mail.
 """
 
 from __future__ import annotations
@@ -56,6 +59,14 @@ class PasswordResetView(auth_views.PasswordResetView):
         return super().dispatch(request, *args, **kwargs)
 
 
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    """"Log in" leads to the employees' portal's sign-in page (issue 32), which takes every active user; Django's
+    ``LOGIN_URL`` default (``/accounts/login/``) is no page here."""
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "login_url": reverse("portal:login")}
+
+
 def _site_context() -> dict[str, str]:
     return {"site_header": app_settings.SITE_NAME, "site_title": app_settings.SITE_NAME}
 
@@ -75,5 +86,5 @@ urlpatterns = [
     path("password_reset/", _view(PasswordResetView), name="admin_password_reset"),
     path("password_reset/done/", _view(auth_views.PasswordResetDoneView), name="password_reset_done"),
     path("reset/<uidb64>/<token>/", _view(auth_views.PasswordResetConfirmView), name="password_reset_confirm"),
-    path("reset/done/", _view(auth_views.PasswordResetCompleteView), name="password_reset_complete"),
+    path("reset/done/", _view(PasswordResetCompleteView), name="password_reset_complete"),
 ]

@@ -379,6 +379,36 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
     return user
 
 
+PROFILE_MANAGED = "Your profile is managed by your directory: change it there."
+PROFILE_LOCATION_DENIED = "You may not change your location."
+
+
+def profile_managed_by_directory(user: User) -> bool:
+    """The directory keeps ``user``'s profile: imported from LDAP (``ldap_import``) or provisioned by SCIM (an
+    ``external_id``). A change made here would be overwritten at the next sync, so none is taken."""
+    return bool(user.ldap_import or user.external_id)
+
+
+@transaction.atomic
+def user_profile_update(*, user: User, actor: User, first_name: str, last_name: str, phone: str,
+                        location: Any) -> User:
+    """A person's change to their own profile (the employees' portal, issue 32): names and phone; the location only
+    with ``self.edit_location`` (Snipe-IT's Gate); nothing when the directory manages the profile; the e-mail never.
+    Written by :func:`user_update` (the row locked, one ``update`` row in the action log listing what changed, the
+    held items moved along with a new location)."""
+    locked = lock_or_not_found(User, user, lambda: NotFoundError(USER_NOT_FOUND))
+    if locked.pk != actor.pk:
+        raise PermissionDenied("a profile is changed by its owner only")
+    if profile_managed_by_directory(locked):
+        raise ConflictError(PROFILE_MANAGED, code="profile_managed")
+    data: dict[str, Any] = {"first_name": first_name, "last_name": last_name, "phone": phone}
+    if getattr(location, "pk", location) != locked.location_id:
+        if not perms.has_access(actor, "self.edit_location"):
+            raise PermissionDenied(PROFILE_LOCATION_DENIED)
+        data["location"] = location
+    return user_update(actor=actor, user=locked, data=data)
+
+
 @transaction.atomic
 def user_delete(*, actor: User, user: User) -> None:
     """Soft-delete ``user`` and revoke their tokens. Refused for oneself, a user with more rights than the caller,

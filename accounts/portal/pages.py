@@ -17,13 +17,16 @@ STORE = "portal_pages"
 class PortalPage:
     """One page under ``/account/``: ``route`` is Django's path syntax relative to ``/account/`` (``""`` is the
     portal's home), ``name`` its URL name in the ``portal`` namespace. Pages with a ``label`` are in the navigation,
-    in ``order``; the others (a form's target, a file download) are only routes."""
+    in ``order``; the others (a form's target, a file download) are only routes. ``visible`` (given the signed-in
+    user) keeps a labelled page out of the navigation of those who may not use it; the page itself still refuses
+    them."""
 
     name: str
     route: str
     view: Callable
     label: str = ""
     order: int = 100
+    visible: Callable[[object], bool] | None = None
 
 
 def register_portal_page(page: PortalPage) -> None:
@@ -34,8 +37,11 @@ def portal_pages() -> tuple[PortalPage, ...]:
     return tuple(entries(STORE).values())
 
 
-def nav(current: str = "") -> list[dict[str, object]]:
-    """The navigation's links, in order: label, address, and whether it is the page shown (``current``: a name)."""
-    pages = sorted((page for page in portal_pages() if page.label), key=lambda page: (page.order, page.name))
+def nav(current: str = "", user=None) -> list[dict[str, object]]:
+    """The navigation's links, in order: label, address, and whether it is the page shown (``current``: a name).
+    A page with ``visible`` is listed only when it answers true for ``user`` (never without a user)."""
+    pages = sorted((page for page in portal_pages()
+                    if page.label and (page.visible is None or (user is not None and page.visible(user)))),
+                   key=lambda page: (page.order, page.name))
     return [{"label": page.label, "url": reverse(f"portal:{page.name}"), "current": page.name == current}
             for page in pages]

@@ -5,6 +5,10 @@ bare redirect or a 400: the provider unreachable, the provider's own error, a st
 (forged, replayed or expired), a nonce or signature that does not verify, a refused person. A person signed in at the
 provider whose user may not use the admin (no ``admin`` right, e.g. just created) gets no session, only the message
 that they have no rights yet.
+
+The employees' portal (issue 32) uses the same pages: when the ``next`` page kept in the session is a portal page
+(``/account/...``), any active user gets a session (the portal is for everyone; no admin right is asked) and every
+failure ends on the portal's sign-in page instead of the admin's.
 """
 
 from __future__ import annotations
@@ -35,8 +39,21 @@ CREATED_NO_RIGHTS = ("An account was created for you ({username}), but it has no
                      "Ask an administrator to give you access.")
 
 
+PORTAL_PREFIX = "/account/"
+
+
 def admin_login_url() -> str:
     return reverse("admin:login")
+
+
+def is_portal_url(url: str | None) -> bool:
+    """``url`` (a ``next`` already checked as same-site) is a page of the employees' portal."""
+    return bool(url) and str(url).startswith(PORTAL_PREFIX)
+
+
+def login_url_for(next_url: str | None) -> str:
+    """The sign-in page a person coming from ``next_url`` goes back to: the portal's or the admin's."""
+    return reverse("portal:login") if is_portal_url(next_url) else admin_login_url()
 
 
 class SSOEnabledMixin:
@@ -60,16 +77,19 @@ class SSOAuthenticateView(SSOEnabledMixin, OIDCAuthenticationRequestView):
         except ProviderUnavailableError as exc:
             logger.warning("single sign-on unavailable: %s", exc)
             messages.error(request, UNAVAILABLE)
-            return HttpResponseRedirect(admin_login_url())
+            return HttpResponseRedirect(login_url_for(request.GET.get("next")))
         return super().get(request)
 
 
 class SSOCallbackView(SSOEnabledMixin, OIDCAuthenticationCallbackView):
     """``/oidc/callback/``: the redirect URI registered at the provider."""
 
+    #: The sign-in started on the portal's page: read in ``get`` before a failure's logout empties the session.
+    for_portal = False
+
     @property
     def failure_url(self) -> str:
-        return admin_login_url()
+        return reverse("portal:login") if self.for_portal else admin_login_url()
 
     @property
     def success_url(self) -> str:
@@ -77,6 +97,7 @@ class SSOCallbackView(SSOEnabledMixin, OIDCAuthenticationCallbackView):
 
     def get(self, request):
         error = request.GET.get("error")
+        self.for_portal = is_portal_url(request.session.get("oidc_login_next"))
         try:
             response = super().get(request)
         except SuspiciousOperation as exc:  # unknown state, nonce, signature, issuer, audience, subject
@@ -99,7 +120,7 @@ class SSOCallbackView(SSOEnabledMixin, OIDCAuthenticationCallbackView):
 
     def login_success(self):
         user = self.user
-        if not may_use_admin_site(user):
+        if not self.for_portal and not may_use_admin_site(user):
             # No session for someone who cannot use it: the message says why, the login page stays.
             text = CREATED_NO_RIGHTS if getattr(self.request, "sso_created", False) else NO_RIGHTS
             self._done = True
@@ -116,15 +137,16 @@ class SSOCallbackView(SSOEnabledMixin, OIDCAuthenticationCallbackView):
         return HttpResponseRedirect(self.failure_url)
 
 
-def provider_logout_url(request) -> str:
+def provider_logout_url(request, back_to: str = "") -> str:
     """mozilla-django-oidc's ``OIDC_OP_LOGOUT_URL_METHOD``: the provider's end-session endpoint (OpenID Connect
-    RP-Initiated Logout 1.0) with our client id and the admin's login page to come back to; the admin's login page
-    itself when the provider has none or cannot be reached. No ID token is kept, so none is sent as a hint."""
+    RP-Initiated Logout 1.0) with our client id and the admin's login page (or ``back_to``, a path: the portal's) to
+    come back to; that page itself when the provider has none or cannot be reached. No ID token is kept, so none is
+    sent as a hint."""
     try:
         endpoint = provider_config().end_session_endpoint
     except ProviderUnavailableError:
         endpoint = ""
-    back = request.build_absolute_uri(admin_login_url())
+    back = request.build_absolute_uri(back_to or admin_login_url())
     if not endpoint:
         return back
     query = urlencode({"client_id": settings.OIDC_RP_CLIENT_ID, "post_logout_redirect_uri": back})

@@ -1,5 +1,6 @@
 """``{% load sso %}{% sso_button next_url %}``: the admin login page's "Sign in with ..." button, nothing while single
-sign-on is off (issue 30; read at render time, so ``override_settings`` in tests shows)."""
+sign-on is off (issue 30; read at render time, so ``override_settings`` in tests shows). ``{% portal_sso_button %}``
+is the same button in the employees' portal's look, back to ``/account/`` by default (issue 32)."""
 
 from __future__ import annotations
 
@@ -38,10 +39,19 @@ def button_label() -> str:
     return DEFAULT_LABEL
 
 
-@register.inclusion_tag("admin/accounts/sso_button.html")
-def sso_button(next_url: str = "") -> dict:
+def _button(next_url: str) -> dict:
     if not sso_enabled():
         return {"enabled": False}
     url = reverse("oidc_authentication_init")
-    return {"enabled": True, "label": button_label(),
-            "url": f"{url}?{urlencode({'next': next_url or reverse('admin:index')})}"}
+    return {"enabled": True, "label": button_label(), "url": f"{url}?{urlencode({'next': next_url})}"}
+
+
+@register.inclusion_tag("admin/accounts/sso_button.html")
+def sso_button(next_url: str = "") -> dict:
+    return _button(next_url or reverse("admin:index"))
+
+
+@register.inclusion_tag("portal/sso_button.html")
+def portal_sso_button(next_url: str = "") -> dict:
+    """Only a portal page as ``next``: the single sign-on callback gives everyone a session only for those."""
+    return _button(next_url if str(next_url).startswith("/account/") else reverse("portal:home"))

@@ -17,7 +17,9 @@ from __future__ import annotations
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 
+from accounts.password_reset import mail_available
 from assetsvc.client_address import client_address
 from assetsvc.conf import app_settings
 
@@ -40,8 +42,18 @@ def lockout_minutes() -> int:
     return max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60)) if settings.AXES_COOLOFF_TIME else 0
 
 
+PORTAL_PREFIX = "/account/"
+
+
 def lockout_response(request, original_response=None, credentials=None):
-    """``AXES_LOCKOUT_CALLABLE``: the lockout page (status 429)."""
+    """``AXES_LOCKOUT_CALLABLE``: the lockout page (status 429), in the employees' portal's look for a sign-in at
+    ``/account/`` (issue 32), else in the admin's."""
+    if request.path.startswith(PORTAL_PREFIX):
+        context = {"site_name": app_settings.SITE_NAME, "title": "Too many failed sign-ins", "nav": [],
+                   "minutes": lockout_minutes(), "reset_available": mail_available()}
+        response = render(request, "portal/lockout.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)
+        add_never_cache_headers(response)
+        return response
     context = {"title": "Too many failed sign-ins", "site_header": app_settings.SITE_NAME,
                "site_title": app_settings.SITE_NAME, "minutes": lockout_minutes(),
                "failures": settings.AXES_FAILURE_LIMIT}
