@@ -33,8 +33,8 @@ def portal_render(request: HttpRequest, template: str, *, page: str, title: str,
                   **context) -> HttpResponse:
     """``template`` in the portal's frame. ``page`` is the URL name of the navigation entry to mark as current.
     Every portal answer is private to the person: never cached, by the browser or anything between."""
-    base = {"site_name": app_settings.SITE_NAME, "title": title, "nav": nav(page) if request.user.is_authenticated
-            else [], "page": page}
+    base = {"site_name": app_settings.SITE_NAME, "title": title,
+            "nav": nav(page, request.user) if request.user.is_authenticated else [], "page": page}
     response = render(request, template, {**base, **context}, status=status)
     add_never_cache_headers(response)
     response["Cache-Control"] += ", private"

@@ -17,13 +17,15 @@ STORE = "portal_pages"
 class PortalPage:
     """One page under ``/account/``: ``route`` is Django's path syntax relative to ``/account/`` (``""`` is the
     portal's home), ``name`` its URL name in the ``portal`` namespace. Pages with a ``label`` are in the navigation,
-    in ``order``; the others (a form's target, a file download) are only routes."""
+    in ``order``; the others (a form's target, a file download) are only routes. ``visible`` (``user -> bool``),
+    when given, hides the navigation entry from whom it says no (the page itself still checks)."""
 
     name: str
     route: str
     view: Callable
     label: str = ""
     order: int = 100
+    visible: Callable | None = None
 
 
 def register_portal_page(page: PortalPage) -> None:
@@ -34,8 +36,10 @@ def portal_pages() -> tuple[PortalPage, ...]:
     return tuple(entries(STORE).values())
 
 
-def nav(current: str = "") -> list[dict[str, object]]:
-    """The navigation's links, in order: label, address, and whether it is the page shown (``current``: a name)."""
-    pages = sorted((page for page in portal_pages() if page.label), key=lambda page: (page.order, page.name))
+def nav(current: str = "", user=None) -> list[dict[str, object]]:
+    """The navigation's links, in order: label, address, and whether it is the page shown (``current``: a name).
+    Pages whose ``visible`` says no to ``user`` are left out."""
+    pages = sorted((page for page in portal_pages() if page.label
+                    and (page.visible is None or page.visible(user))), key=lambda page: (page.order, page.name))
     return [{"label": page.label, "url": reverse(f"portal:{page.name}"), "current": page.name == current}
             for page in pages]

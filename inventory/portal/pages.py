@@ -9,3 +9,5 @@ def register() -> None:
     from inventory.portal import holdings
 
     register_portal_page(PortalPage("home", "", holdings.my_items, label="My items", order=10))
+    from inventory.portal import requests as request_pages
+    request_pages.register()
