@@ -15,7 +15,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.portal.frame import portal_login_required, portal_render
 from accounts.portal.pages import PortalPage, register_portal_page
@@ -53,7 +53,7 @@ def _page_url(query: str = "", page: int | str = "") -> str:
     return f"{url}?{urlencode(params)}" if params else url
 
 
-@require_GET
+@require_safe
 @portal_login_required
 def requests_page(request: HttpRequest) -> HttpResponse:
     """The page: my requests (last 90 days, at most 50), then requestable assets (searched, 25 a page), then
