@@ -70,3 +70,7 @@ checkout_declined = Signal()
 # ``request`` (the CheckoutRequest row).
 asset_requested = Signal()
 asset_request_canceled = Signal()
+# Requests of a model (issue 32): the same arguments, ``item`` being the AssetModel. No notification event subscribes
+# yet (the asset events' texts name an asset tag a model does not have).
+model_requested = Signal()
+model_request_canceled = Signal()

@@ -181,6 +181,13 @@ EVENTS: dict[str, EventType] = {
         EventType("asset.request_canceled", signals.asset_request_canceled,
                   "The request for asset {asset_tag} ({asset_name}) was canceled by {admin_name}",
                   _asset_values, "asset request canceled", default=False),
+        # Requests of a model (issue 32), off by default likewise.
+        EventType("model.requested", signals.model_requested,
+                  "Model {model_name} was requested by {admin_name}",
+                  _named("model_name"), "model request", default=False),
+        EventType("model.request_canceled", signals.model_request_canceled,
+                  "The request for model {model_name} was canceled by {admin_name}",
+                  _named("model_name"), "model request canceled", default=False),
     ]
 }
 

@@ -24,7 +24,7 @@ def test_every_inventory_signal_has_an_event():
     assert {name for name, event in EVENTS.items() if not event.default} == {
         f"{kind}.{done}" for kind in ("asset", "accessory", "consumable", "component", "license")
         for done in ("created", "updated", "deleted", "restored", "accepted", "declined")} | {
-        "asset.requested", "asset.request_canceled"}
+        "asset.requested", "asset.request_canceled", "model.requested", "model.request_canceled"}
 
 
 @pytest.fixture

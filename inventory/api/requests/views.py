@@ -59,7 +59,9 @@ class RequestableAssetSerializer(serializers.Serializer):
 
 
 class RequestedAssetSerializer(serializers.Serializer):
-    """One of the caller's open requests (Snipe-IT's ``requestedAssets`` row)."""
+    """One of the caller's open requests (Snipe-IT's ``requestedAssets`` row). A model request (issue 32) reads as
+    Snipe-IT's: ``type`` is ``itemType()``, ``"asset_model"``, its name the model's, no location nor expected
+    check-in (a model has neither)."""
 
     image = serializers.CharField(allow_null=True)
     name = serializers.CharField()
@@ -71,10 +73,20 @@ class RequestedAssetSerializer(serializers.Serializer):
 
     def to_representation(self, request) -> dict[str, Any]:
         asset = request.asset
+        if asset is None:
+            return {
+                "image": None,
+                "name": request.model.name,
+                "type": request.item_type,
+                "qty": request.quantity,
+                "location": None,
+                "expected_checkin": None,
+                "request_date": record_timestamp(request.created_at),
+            }
         return {
             "image": None,
             "name": asset.name or f"{asset.model.name} ({asset.asset_tag})",
-            "type": "asset",
+            "type": request.item_type,
             "qty": request.quantity,
             "location": asset.location.name if asset.location_id else None,
             "expected_checkin": record_date(asset.expected_checkin),
@@ -142,11 +154,13 @@ class AssetRequestCancelView(AssetRequestView):
 
 
 class MyRequestsView(ApiView):
-    """``GET account/requests``: the caller's open requests (Snipe-IT answers ``{total, rows}``, unpaged)."""
+    """``GET account/requests``: the caller's open requests of assets and of models (Snipe-IT answers ``{total,
+    rows}``, unpaged)."""
 
     permission_section = None  # one's own requests
 
     @extend_schema(operation_id="account_requests_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
-        rows = list(services.open_requests_of(request.user).select_related("asset__model", "asset__location"))
+        rows = list(services.open_requests_of(request.user).select_related("asset__model", "asset__location",
+                                                                              "model"))
         return Response({"total": len(rows), "rows": RequestedAssetSerializer(rows, many=True).data})

@@ -138,3 +138,24 @@ def test_requestable_list_runs_a_constant_number_of_queries(client, requester):
     with CaptureQueriesContext(connection) as mine_many:
         assert client.get("/api/v1/account/requests").json()["total"] == 15
     assert len(mine_many) <= len(few)
+
+
+def test_my_requests_lists_model_requests_as_snipe_it_does(client, requester):
+    from inventory.services import requests as services
+    from tests.factories import AssetModelFactory
+
+    asset = requestable(asset_tag="REQ-7")
+    model = AssetModelFactory(name="Docking station", requestable=True)
+    services.request_create(asset_id=asset.pk, actor=requester)
+    services.model_request_create(model_id=model.pk, actor=requester, note="USB-C please")
+    closed = services.model_request_create(model_id=AssetModelFactory(requestable=True).pk, actor=requester)
+    services.request_decline(request=closed, actor=requester)
+
+    body = client.get("/api/v1/account/requests").json()
+
+    assert body["total"] == 2
+    rows = {row["type"]: row for row in body["rows"]}
+    assert set(rows) == {"asset", "asset_model"}
+    assert rows["asset_model"]["name"] == "Docking station" and rows["asset_model"]["qty"] == 1
+    assert rows["asset_model"]["location"] is None and rows["asset_model"]["expected_checkin"] is None
+    assert rows["asset_model"]["request_date"]
