@@ -63,3 +63,86 @@ def test_my_items_shows_what_i_hold_and_nothing_of_anyone_else(page, employee, v
     expect(main).to_contain_text(mine.asset_tag)
     expect(main).not_to_contain_text(theirs.asset_tag)
     check_page(page, "my-items", viewport)
+
+
+@WIDTHS
+def test_request_and_cancel_a_requestable_asset(page, employee, viewport):
+    from inventory.models import CheckoutRequest
+
+    employee.permissions = {"assets.view.requestable": 1}
+    employee.save()
+    asset = AssetFactory(asset_tag="LOAN-7", name="Loaner laptop", requestable=True)
+    page.set_viewport_size(viewport)
+    portal_login(page, "emma")
+    page.get_by_role("link", name="Request").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Request")
+    check_page(page, "requests", viewport)
+    card = page.locator("#assets ~ ul li.card", has_text="LOAN-7")
+    card.get_by_text("Add a note to IT").click()
+    card.get_by_label("Note to IT (optional)").fill("For the trip to Lyon next week")
+    card.get_by_role("button", name="Request LOAN-7").click()
+    expect(page.get_by_role("status")).to_contain_text("Request successfully submitted")
+    request = CheckoutRequest.objects.get(asset=asset, user=employee)
+    assert request.is_open and request.note == "For the trip to Lyon next week"
+    mine = page.locator("#mine ~ ul li.card", has_text="LOAN-7")
+    expect(mine).to_contain_text("Open")
+    check_page(page, "requests-asked", viewport)
+    mine.get_by_role("button", name="Cancel request for LOAN-7").click()
+    expect(page.get_by_role("status")).to_contain_text("Request successfully canceled")
+    request.refresh_from_db()
+    assert request.canceled_at is not None
+    expect(page.locator("#mine ~ ul li.card", has_text="LOAN-7")).to_contain_text("Canceled")
+
+
+@WIDTHS
+def test_profile_and_an_api_token(page, employee, viewport):
+    from accounts.models import PersonalAccessToken
+
+    employee.permissions = {"self.api": 1}
+    employee.save()
+    page.set_viewport_size(viewport)
+    portal_login(page, "emma")
+    page.get_by_role("link", name="Profile").click()
+    check_page(page, "profile", viewport)
+    page.get_by_label("Phone").fill("+33 1 23 45 67 89")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("main dl")).to_contain_text("+33 1 23 45 67 89")
+    employee.refresh_from_db()
+    assert employee.phone == "+33 1 23 45 67 89"
+    page.get_by_role("link", name="API tokens").first.click()
+    check_page(page, "tokens", viewport)
+    page.get_by_label("Name").fill("laptop sync script")
+    page.get_by_role("button", name="Create token").click()
+    raw = page.get_by_label("Token").input_value()
+    assert len(raw) > 30
+    check_page(page, "token-created", viewport)
+    token = PersonalAccessToken.objects.get(user=employee, name="laptop sync script")
+    assert raw not in str(token.__dict__)  # only its digest is stored
+    page.get_by_role("link", name="back to my tokens").click()
+    page.get_by_role("button", name="Revoke the token laptop sync script").click()
+    expect(page.locator("main")).to_contain_text("You have no API tokens")
+
+
+def test_two_factor_set_up_when_the_site_requires_it_then_asked_at_sign_in(page, employee):
+    from assetsvc.models import SiteSettings, TwoFactorPolicy
+    from tests.browser.test_two_factor import app_code
+
+    SiteSettings.objects.update_or_create(pk=1, defaults={"two_factor": TwoFactorPolicy.EVERYONE})
+    page.set_viewport_size(PHONE)
+    portal_login(page, "emma")
+    expect(page).to_have_url(re.compile(r"/account/two-factor/"))
+    check_page(page, "two-factor-enrol", PHONE)
+    secret = page.locator("#two-factor-secret").inner_text().strip()
+    page.get_by_label("First code").fill(app_code(secret))
+    page.get_by_role("button", name="Turn on two-factor sign-in").click()
+    expect(page.locator("#backup-codes li")).to_have_count(10)
+    check_page(page, "two-factor-codes", PHONE)
+    page.get_by_role("link", name="I have saved them").click()
+    expect(page).to_have_url(re.compile(r"/account/$"))
+    page.get_by_role("button", name="Sign out").click()
+    portal_login(page, "emma")
+    expect(page).to_have_url(re.compile(r"/account/two-factor/verify/"))
+    check_page(page, "two-factor-verify", PHONE)
+    page.get_by_label("Code").fill(app_code(secret, steps_ahead=1))
+    page.get_by_role("button", name="Verify").click()
+    expect(page).to_have_url(re.compile(r"/account/$"))
