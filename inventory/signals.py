@@ -70,3 +70,8 @@ checkout_declined = Signal()
 # ``request`` (the CheckoutRequest row).
 asset_requested = Signal()
 asset_request_canceled = Signal()
+
+# A problem reported by the person who holds an item (issue 32, inventory.services.problems.item_problem_report):
+# ``item`` (the asset, accessory, consumable, component or license), ``actor`` and ``target`` (both the person),
+# ``note`` (their text), ``log`` (the ``problem reported`` row) and ``kind`` (the item's action-log ``item_type``).
+item_problem_reported = Signal()
