@@ -13,7 +13,6 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.files.storage import storages
 from django.db import transaction
-from django.http import FileResponse
 from django.utils import timezone
 
 from activity.choices import ActionType
@@ -268,18 +267,6 @@ def stored_file_open(stored_file: StoredFile):
         if exc.__class__.__name__ == "ClientError":
             raise NotFoundError(FILE_MESSAGES["missing"], code="file_missing") from exc
         raise
-
-
-def stored_file_response(stored_file: StoredFile) -> FileResponse:
-    """``stored_file`` as a private download (an attachment under its name and content type, never cached, never
-    sniffed); :class:`NotFoundError` when the storage lost the bytes. The API and the portal serve signed EULAs
-    with it."""
-    response = FileResponse(stored_file_open(stored_file), as_attachment=True, filename=stored_file.filename,
-                            content_type=stored_file.content_type)
-    response["Content-Length"] = str(stored_file.size)
-    response["Cache-Control"] = "private, no-store"
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
 
 
 def files_storage():

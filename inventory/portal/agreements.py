@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 
 from accounts.portal.frame import portal_login_required, portal_render
-from activity.services import stored_file_response
+from activity.downloads import stored_file_response
 from assetsvc.exceptions import NotFoundError
 from inventory.selectors.acceptances import accepted_of, item_names
 

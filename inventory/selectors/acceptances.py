@@ -8,8 +8,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from inventory.models import Asset, CheckoutAcceptance
-from inventory.services.checkout import CHECKOUT_KINDS
+from inventory.models import Accessory, Asset, CheckoutAcceptance, Component, Consumable, License
+
+#: The model of each acceptance's ``item_type`` (the checkout kinds' models).
+MODELS = {"asset": Asset, "accessory": Accessory, "consumable": Consumable, "component": Component, "license": License}
 
 
 def accepted_of(user_id: int) -> QuerySet:
@@ -36,7 +38,7 @@ def acceptance_items(rows: list[CheckoutAcceptance]) -> dict[tuple[str, int], An
         ids[row.item_type].add(row.item_id)
     items: dict[tuple[str, int], Any] = {}
     for item_type, pks in ids.items():
-        model = CHECKOUT_KINDS[item_type].model
+        model = MODELS[item_type]
         found = model._base_manager.filter(pk__in=pks)
         if model is Asset:
             found = found.select_related("model")
@@ -51,7 +53,7 @@ def item_names(rows: list[CheckoutAcceptance]) -> dict[tuple[str, int], str]:
         ids[row.item_type].add(row.item_id)
     names: dict[tuple[str, int], str] = {}
     for item_type, pks in ids.items():
-        model = CHECKOUT_KINDS[item_type].model
+        model = MODELS[item_type]
         if model is Asset:
             for asset in Asset.objects.select_related("model").filter(pk__in=pks):
                 names[item_type, asset.pk] = f"{asset.asset_tag} ({asset.display_name})"

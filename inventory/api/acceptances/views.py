@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.services import USER_NOT_FOUND
-from activity.services import stored_file_response
+from activity.downloads import stored_file_response
 from assetsvc.api.formats import record_timestamp
 from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import NotFoundError
