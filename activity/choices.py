@@ -17,3 +17,4 @@ class ActionType(models.TextChoices):
     ACCEPTED = "accepted", "accepted"  # a checkout accepted by its person (issue 29; Snipe-IT's action type)
     DECLINED = "declined", "declined"
     TWO_FACTOR_RESET = "2FA reset", "2FA reset"  # a super user cleared a person's two-factor devices (issue 30)
+    PROBLEM_REPORTED = "problem reported", "problem reported"  # an employee reported a problem (issue 32)

@@ -70,7 +70,12 @@ checkout_declined = Signal()
 # ``request`` (the CheckoutRequest row).
 asset_requested = Signal()
 asset_request_canceled = Signal()
-# Requests of a model (issue 32): the same arguments, ``item`` being the AssetModel. No notification event subscribes
-# yet (the asset events' texts name an asset tag a model does not have).
+# Requests of a model (issue 32): the same arguments, ``item`` being the AssetModel (events ``model.requested`` and
+# ``model.request_canceled``, off by default).
 model_requested = Signal()
 model_request_canceled = Signal()
+
+# A problem reported by the person who holds an item (issue 32, inventory.services.problems.item_problem_report):
+# ``item`` (the asset, accessory, consumable, component or license), ``actor`` and ``target`` (both the person),
+# ``note`` (their text), ``log`` (the ``problem reported`` row) and ``kind`` (the item's action-log ``item_type``).
+item_problem_reported = Signal()

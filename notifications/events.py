@@ -89,14 +89,16 @@ class EventType:
     #: Sent unless the settings' event list leaves it out (API-CONTRACT.md §8a: the eight of the specification and
     #: §8 are on by default; the created / updated / deleted / restored events are off).
     default: bool = True
-    #: For a signal shared by every kind (``checkout_accepted`` / ``checkout_declined``, issue 29): the event fires
-    #: only when the signal's ``acceptance.item_type`` is this event's kind.
+    #: For a signal shared by every kind (``checkout_accepted`` / ``checkout_declined``, issue 29;
+    #: ``item_problem_reported``, issue 32): the event fires only when the signal's kind (its ``kind`` argument, else
+    #: ``acceptance.item_type``) is this event's kind.
     per_kind: bool = False
 
     def applies(self, kwargs: dict[str, Any]) -> bool:
         if not self.per_kind:
             return True
-        return getattr(kwargs.get("acceptance"), "item_type", None) == self.kind
+        kind = kwargs.get("kind") or getattr(kwargs.get("acceptance"), "item_type", None)
+        return kind == self.kind
 
     def render(self, *, item: Any, actor: Any = None, target: Any = None) -> str:
         values = {
@@ -172,6 +174,19 @@ EVENTS: dict[str, EventType] = {
                   per_kind=True)
         for kind in ("asset", "accessory", "consumable", "component", "license")
         for done in ("accepted", "declined")
+    ]
+    + [
+        # A problem reported by the holder on the portal (issue 32), off by default: the actor is that person.
+        EventType(f"{kind}.problem_reported", signals.item_problem_reported,
+                  ("Asset {asset_tag} ({asset_name}): a problem was reported by {admin_name}" if kind == "asset"
+                   else "License seat for {license_name}: a problem was reported by {admin_name}"
+                   if kind == "license"
+                   else f"{kind.capitalize()} {{{kind}_name}}: a problem was reported by {{admin_name}}"),
+                  (_asset_values if kind == "asset" else _license_values if kind == "license"
+                   else _named(f"{kind}_name")),
+                  f"{kind} problem reported", item_target_name if kind != "asset" else display_name, default=False,
+                  per_kind=True)
+        for kind in ("asset", "accessory", "consumable", "component", "license")
     ]
     + [
         # Checkout requests (issue 27), off by default: the actor is the employee who asks.

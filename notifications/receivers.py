@@ -27,6 +27,9 @@ signal (``inventory.signals``)    event                       sent by
                                                               one event per kind, picked by the signal's
                                                               ``acceptance.item_type``; off by default (issue 29)
 ``checkout_declined``             ``<kind>.declined`` (5)     ``inventory.services.acceptance.acceptance_decline``
+``item_problem_reported``         ``<kind>.problem_reported`` ``inventory.services.problems.item_problem_report``;
+                                  (5)                         one event per kind, picked by the signal's ``kind``;
+                                                              off by default (issue 32)
 ================================  ==========================  ===============================================
 
 An event is sent when :func:`enabled` says so. The general kind's body adds :func:`details` (API-CONTRACT.md §8a).

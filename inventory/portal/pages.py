@@ -6,8 +6,14 @@ from accounts.portal.pages import PortalPage, register_portal_page
 
 
 def register() -> None:
-    from inventory.portal import holdings
+    from inventory.portal import agreements, holdings, problems, waiting
     from inventory.portal import requests as request_pages
 
     register_portal_page(PortalPage("home", "", holdings.my_items, label="My items", order=10))
+    register_portal_page(PortalPage("waiting", "waiting/", waiting.waiting, label="Waiting for me", order=20))
+    register_portal_page(PortalPage("waiting_answer", "waiting/<int:acceptance_id>/", waiting.waiting_answer))
     request_pages.register()
+    register_portal_page(PortalPage("agreements", "agreements/", agreements.agreements, label="Agreements", order=40))
+    register_portal_page(PortalPage("agreement_file", "agreements/<int:acceptance_id>/file",
+                                    agreements.agreement_file))
+    register_portal_page(PortalPage("problem", "items/<str:kind>/<int:pk>/problem/", problems.problem_report))

@@ -23,7 +23,7 @@ def test_every_inventory_signal_has_an_event():
     # API-CONTRACT.md §8a's optional events, off by default.
     assert {name for name, event in EVENTS.items() if not event.default} == {
         f"{kind}.{done}" for kind in ("asset", "accessory", "consumable", "component", "license")
-        for done in ("created", "updated", "deleted", "restored", "accepted", "declined")} | {
+        for done in ("created", "updated", "deleted", "restored", "accepted", "declined", "problem_reported")} | {
         "asset.requested", "asset.request_canceled", "model.requested", "model.request_canceled"}
 
 

@@ -5,7 +5,6 @@ company's user is "not found", as everywhere)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from django.http import FileResponse
@@ -15,38 +14,15 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from accounts.services import USER_NOT_FOUND
-from activity.services import stored_file_open
+from activity.downloads import stored_file_response
 from assetsvc.api.formats import record_timestamp
 from assetsvc.api.viewsets import ApiView
 from assetsvc.exceptions import NotFoundError
 from assetsvc.registry import hook
-from inventory.models import Asset, CheckoutAcceptance
-from inventory.services.checkout import CHECKOUT_KINDS
+from inventory.models import CheckoutAcceptance
+from inventory.selectors.acceptances import accepted_of, item_names
 
 EULA_NOT_FOUND = "The signed EULA was not found."
-
-
-def accepted_of(user_id: int):
-    return (CheckoutAcceptance.objects.filter(user_id=user_id, state=CheckoutAcceptance.State.ACCEPTED,
-                                              signed_file__isnull=False)
-            .select_related("signed_file").order_by("-answered_at", "-id"))
-
-
-def item_names(rows: list[CheckoutAcceptance]) -> dict[tuple[str, int], str]:
-    """The items' names, one query per kind present (never one per row)."""
-    ids: dict[str, set[int]] = defaultdict(set)
-    for row in rows:
-        ids[row.item_type].add(row.item_id)
-    names: dict[tuple[str, int], str] = {}
-    for item_type, pks in ids.items():
-        model = CHECKOUT_KINDS[item_type].model
-        if model is Asset:
-            for asset in Asset.objects.select_related("model").filter(pk__in=pks):
-                names[item_type, asset.pk] = f"{asset.asset_tag} ({asset.display_name})"
-        else:
-            names.update({(item_type, pk): name for pk, name in
-                          model._base_manager.filter(pk__in=pks).values_list("pk", "name")})
-    return names
 
 
 def eula_rows(request, user_id: int, *, own: bool) -> list[dict[str, Any]]:
@@ -79,13 +55,7 @@ def visible_user(request, user_id: str) -> User:
 def download(row: CheckoutAcceptance | None) -> FileResponse:
     if row is None:
         raise NotFoundError(EULA_NOT_FOUND)
-    stored = row.signed_file
-    response = FileResponse(stored_file_open(stored), as_attachment=True, filename=stored.filename,
-                            content_type=stored.content_type)
-    response["Content-Length"] = str(stored.size)
-    response["Cache-Control"] = "private, no-store"
-    response["X-Content-Type-Options"] = "nosniff"
-    return response
+    return stored_file_response(row.signed_file)
 
 
 PDF = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The signed EULA (PDF).")}
