@@ -19,7 +19,8 @@ class PortalPage:
     portal's home), ``name`` its URL name in the ``portal`` namespace. Pages with a ``label`` are in the navigation,
     in ``order``; the others (a form's target, a file download) are only routes. ``visible`` (given the signed-in
     user) keeps a labelled page out of the navigation of those who may not use it; the page itself still refuses
-    them."""
+    them. ``count`` (given the user) puts a number beside the label when it is not 0 ("Waiting for me 2"): one
+    query per page shown, so keep it a single COUNT."""
 
     name: str
     route: str
@@ -27,6 +28,7 @@ class PortalPage:
     label: str = ""
     order: int = 100
     visible: Callable[[object], bool] | None = None
+    count: Callable[[object], int] | None = None
 
 
 def register_portal_page(page: PortalPage) -> None:
@@ -43,5 +45,6 @@ def nav(current: str = "", user=None) -> list[dict[str, object]]:
     pages = sorted((page for page in portal_pages()
                     if page.label and (page.visible is None or (user is not None and page.visible(user)))),
                    key=lambda page: (page.order, page.name))
-    return [{"label": page.label, "url": reverse(f"portal:{page.name}"), "current": page.name == current}
+    return [{"label": page.label, "url": reverse(f"portal:{page.name}"), "current": page.name == current,
+             "count": page.count(user) if page.count is not None and user is not None else 0}
             for page in pages]
