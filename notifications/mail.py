@@ -34,6 +34,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django_tasks import task
 
@@ -77,7 +78,8 @@ def new_message_id() -> str:
 
 def render_mail(template: str, context: dict[str, Any]) -> tuple[str, str]:
     """The plain-text and HTML parts of ``templates/mail/<template>``."""
-    values = {"site_name": app_settings.SITE_NAME, "site_url": settings.SITE_URL, **context}
+    values = {"site_name": app_settings.SITE_NAME, "site_url": settings.SITE_URL,
+              "portal_url": f"{settings.SITE_URL.rstrip('/')}{reverse('portal:home')}", **context}
     text = render_to_string(f"mail/{template}.txt", values)
     html = render_to_string(f"mail/{template}.html", values)
     return text, html
