@@ -1,6 +1,7 @@
 """One-command benchmark of the hardware, accessories, consumables, components, licenses, companies, users,
-departments, maintenances, depreciations, kits, imports, files and checkout requests API, and of the admin's start
-page with its dashboard, over HTTP against gunicorn (issue 3 item 7, issues 10, 11, 13, 27 and 28).
+departments, maintenances, depreciations, kits, imports, files and checkout requests API, of the admin's start
+page with its dashboard and of the employees' "My items" page, over HTTP against gunicorn (issue 3 item 7, issues 10,
+11, 13, 27, 28 and 32).
 
     .venv/bin/python benchmarks/run.py [--assets N] [--accessories A] [--kind-rows K] [--database-url URL]
                                        [--requests R] [--keep] [--reuse] [--seed-only] [--explain]
@@ -380,6 +381,36 @@ def company_user():
             "permissions": {"assets.view": 1, "assets.checkout": 1, "assets.checkin": 1},
         })
     return user
+
+
+def portal_scenario() -> Scenario | None:
+    """Issue 32: ``GET /account/``, the employees' "My items" page, as the seeded person who holds the most assets
+    (with their accessories, consumables, seats and the histories of all of them), signed in with a session. The
+    answer must be the page with one asset card per asset they hold."""
+    import re
+
+    from django.db.models import Count, Q
+
+    from accounts.models import User
+
+    person = (User.objects.filter(deleted_at__isnull=True, is_active=True)
+              .annotate(n=Count("assigned_assets", filter=Q(assigned_assets__deleted_at__isnull=True)))
+              .order_by("-n", "pk").first())
+    if person is None or not person.n:
+        return None
+    held = person.n
+
+    def check(status: int, text) -> str | None:
+        if status != 200 or not isinstance(text, str) or "<h1>My items</h1>" not in text:
+            return f"HTTP {status}: {str(text)[:200]}"
+        section = text.split('id="assets-heading"', 1)[-1].split("</section>", 1)[0]
+        cards = len(re.findall(r'<li class="card">', section))
+        if not 0 < cards <= held:
+            return f"{cards} asset cards for the {held} assets held"
+        return None
+
+    return Scenario(f"GET /account/ (My items, a person holding {held} assets)", lambda i: ("GET", "/account/", None),
+                    check, cookie=signed_in(person))
 
 
 def company_admin():
@@ -1238,6 +1269,7 @@ def main(argv=None) -> int:
         cards: dict[str, dict] = {"super user": {}, "company admin": {}}
         admin = User.objects.get(username="admin", deleted_at__isnull=True)
         found += only([dashboard_scenario(admin, "super user", cards["super user"])], args.only)
+        found += only([scenario for scenario in [portal_scenario()] if scenario is not None], args.only)
         boss = company_admin()
         company_found += only([dashboard_scenario(boss, "company admin", cards["company admin"])], args.only)
         explain = RESULTS / f"explain-{kind}-{args.assets}.txt" if args.explain else None
