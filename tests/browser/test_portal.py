@@ -27,7 +27,9 @@ def portal_login(page, username: str, password: str = ADMIN_PASSWORD, next_url: 
 
 def check_page(page, name: str, viewport: dict) -> None:
     """What every portal page must be: no sideways scrolling, no serious accessibility problem. Photographed for
-    docs/portal.md (``make screenshots``) at phone width, and a few at desktop width too."""
+    docs/portal.md (``make screenshots``) at phone width, and a few at desktop width too. The caller first waits for
+    the page it expects (a click's navigation may not have started yet)."""
+    page.wait_for_load_state()
     assert fits_the_width(page), f"{page.url} scrolls sideways at {viewport['width']} px"
     assert_accessible(page)
     if viewport is PHONE:
@@ -107,6 +109,7 @@ def test_profile_and_an_api_token(page, employee, viewport):
     page.set_viewport_size(viewport)
     portal_login(page, "emma")
     page.get_by_role("link", name="Profile").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Profile")
     check_page(page, "profile", viewport)
     page.get_by_label("Phone").fill("+33 1 23 45 67 89")
     page.get_by_role("button", name="Save").click()
@@ -114,6 +117,7 @@ def test_profile_and_an_api_token(page, employee, viewport):
     employee.refresh_from_db()
     assert employee.phone == "+33 1 23 45 67 89"
     page.get_by_role("link", name="API tokens").first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("API tokens")
     check_page(page, "tokens", viewport)
     page.get_by_label("Name").fill("laptop sync script")
     page.get_by_role("button", name="Create token").click()
@@ -186,6 +190,7 @@ def test_what_i_hold_is_what_the_api_lists_and_a_problem_report_reaches_the_hist
     check_page(page, "my-items", viewport)
 
     page.get_by_role("link", name="Report a problem with EMMA-LAP").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Report a problem")
     check_page(page, "problem", viewport)
     page.get_by_role("button", name="Send to IT").click()  # empty: refused, nothing written
     expect(page.locator("#note-errors")).to_contain_text("Describe the problem")
@@ -240,6 +245,7 @@ def test_accept_one_decline_another_and_download_the_signed_agreement(page, empl
     assert refused.assigned_user_id is None and kept.assigned_user_id == employee.pk
 
     page.get_by_role("link", name="Agreements").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Agreements")
     check_page(page, "agreements", viewport)
     with page.expect_download() as download_info:
         page.get_by_role("link", name=re.compile("Download PDF")).click()
