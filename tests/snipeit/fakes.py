@@ -28,6 +28,8 @@ class FakeSnipeit:
         self.before_page: Callable[[str, int], None] | None = None
         self.reset_offset_past_end: set[str] = set()
         self.ignore_paging: set[str] = set()
+        #: Query parameters a route filters its rows by (exact match), e.g. {"reports/activity": {"action_type"}}.
+        self.filters: dict[str, set[str]] = {}
         self.requests: list[tuple[str, dict[str, str]]] = []
         server.expect_request(__import__("re").compile(r"/api/v1/.*")).respond_with_handler(self.handle)
 
@@ -49,6 +51,9 @@ class FakeSnipeit:
         if self.before_page is not None:
             self.before_page(route, offset)
         rows = self.lists[route]
+        for param in self.filters.get(route, ()):
+            if param in params:
+                rows = [row for row in rows if str(row.get(param)) == params[param]]
         if params.get("sort") == "id":
             rows = sorted(rows, key=lambda row: row.get("id") or 0, reverse=params.get("order") != "asc")
         total = len(rows)
