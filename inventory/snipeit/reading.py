@@ -9,7 +9,7 @@ the writers.)
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import IO, Any
 
 from assetsvc.progress import Progress
@@ -53,8 +53,7 @@ class KindProgress:
 
 
 def read_kind(client: SnipeitClient, kind: Kind, ctx: ReadContext, report: ImportReport, *,
-              stream: IO[str] | None = None,
-              should_stop: Callable[[], bool] = lambda: False) -> Iterator[tuple[dict[str, Any], Row]]:
+              stream: IO[str] | None = None) -> Iterator[tuple[dict[str, Any], Row]]:
     """Every row of ``kind`` once (over its variants, by id), as ``(snipe_it_row, record)``; each sub-list's records
     are in ``record[sublist.name]``. Counts ``read`` and records skips in ``report``."""
     progress = KindProgress(kind.name, stream)
@@ -75,8 +74,6 @@ def read_kind(client: SnipeitClient, kind: Kind, ctx: ReadContext, report: Impor
                 for sublist in kind.sublists:
                     record[sublist.name] = list(_read_sublist(client, kind, sublist, raw, ctx, report))
                 yield raw, record
-                if should_stop():
-                    return
     finally:
         progress.close()
 
@@ -113,10 +110,10 @@ def _why(error: Exception) -> str:
     return f"unreadable row ({type(error).__name__}: {error})"
 
 
-def dry_run(client: SnipeitClient, ctx: ReadContext, kinds: tuple[Kind, ...], *,
+def dry_run(client: SnipeitClient, ctx: ReadContext, kinds: tuple[Kind, ...], *, report: ImportReport,
             stream: IO[str] | None = None) -> ImportReport:
-    """Read every kind and count what an import would write: every row a reader decodes."""
-    report = ImportReport(dry_run=True)
+    """Read every kind and count in ``report`` what an import would write: every row a reader decodes. (The caller
+    owns the report, so an interrupted run can still print what it read.)"""
     for kind in kinds:
         report.tally(kind.name)
         for _raw, record in read_kind(client, kind, ctx, report, stream=stream):

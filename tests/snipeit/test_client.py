@@ -5,6 +5,7 @@ token never leaking (issue 31)."""
 from __future__ import annotations
 
 import email.utils
+import json
 import logging
 import socket
 import time
@@ -105,6 +106,21 @@ def test_a_list_that_starts_over_past_its_end_ends(fake):
     client, _ = client_for(fake)
     assert [row["id"] for row in client.rows("licenses/3/seats")] == list(range(1, 11))
     assert len(fake.requests) <= 3
+
+
+def test_a_list_that_never_ends_is_an_error(server):
+    counter = iter(range(1, 10**6))
+
+    def endless(request):
+        # Always a full page of new rows while claiming a total of 20.
+        return Response(json.dumps({"total": 20, "rows": [{"id": next(counter)} for _ in range(10)]}),
+                        content_type="application/json")
+
+    server.expect_request("/api/v1/endless").respond_with_handler(endless)
+    client, _ = client_for(server.url_for("/"))
+    with pytest.raises(SnipeitError, match="did not end"):
+        list(client.rows("endless"))
+    assert len(server.log) < 30
 
 
 def test_rows_by_another_key_and_without_a_key(fake):

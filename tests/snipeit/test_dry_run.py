@@ -213,6 +213,25 @@ def test_an_optional_sub_list_snipe_it_lacks_is_a_note(snipeit):
     assert sum(1 for route, _ in snipeit.requests if route.endswith("/files")) == 1
 
 
+def test_ctrl_c_prints_what_was_read(snipeit, token_file, monkeypatch):
+    from inventory.snipeit import reading
+
+    real = reading.read_kind
+
+    def interrupted(client, kind, *args, **kwargs):
+        if kind.name == "asset":
+            raise KeyboardInterrupt
+        yield from real(client, kind, *args, **kwargs)
+
+    monkeypatch.setattr(reading, "read_kind", interrupted)
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="Interrupted"):
+        call_command("import_snipeit", "--url", snipeit.url, "--token-file", token_file, "--dry-run", stdout=out,
+                     stderr=io.StringIO())
+    table = counts(out.getvalue())
+    assert table["user"] == (2, 2, 0) and table["asset"] == (0, 0, 0) and "accessory" not in table
+
+
 def test_a_refused_token_is_a_clear_error(snipeit, tmp_path):
     wrong = tmp_path / "wrong"
     wrong.write_text("not-the-token")

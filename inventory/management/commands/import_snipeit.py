@@ -20,6 +20,7 @@ from assetsvc.progress import progress_stream
 from inventory.snipeit.client import SnipeitClient, SnipeitError
 from inventory.snipeit.kinds import KINDS, ReadContext
 from inventory.snipeit.reading import dry_run
+from inventory.snipeit.report import ImportReport
 
 
 class Command(BaseCommand):
@@ -56,7 +57,12 @@ class Command(BaseCommand):
         ctx = ReadContext(timezone=timezone)
         try:
             if options["dry_run"]:
-                report = dry_run(client, ctx, KINDS, stream=progress_stream(self))
+                report = ImportReport(dry_run=True)
+                try:
+                    dry_run(client, ctx, KINDS, report=report, stream=progress_stream(self))
+                except KeyboardInterrupt:
+                    self.stdout.write(report.render(), ending="")
+                    raise CommandError("Interrupted: the counts above are what was read until then.") from None
                 self.stdout.write(report.render(), ending="")
                 return
             run = _importer_run()
