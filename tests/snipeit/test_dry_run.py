@@ -189,6 +189,7 @@ def test_dry_run_reads_every_kind_and_reports(snipeit, token_file):
     assert "file 28: an upload without a file name" in out
     assert "unknown category type 'gadget'" in out
     assert "would import" in out
+    assert re.search(r"^\d+ requests to Snipe-IT\.$", out, re.M)
     assert "read action 28/28 rows" in err  # progress lines when stderr is not a terminal
     assert TOKEN not in out + err
     writes = [route for route, _ in snipeit.requests]

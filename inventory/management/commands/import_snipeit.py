@@ -64,6 +64,7 @@ class Command(BaseCommand):
                     self.stdout.write(report.render(), ending="")
                     raise CommandError("Interrupted: the counts above are what was read until then.") from None
                 self.stdout.write(report.render(), ending="")
+                self.stdout.write(f"{client.requests_sent} requests to Snipe-IT.")
                 return
             run = _importer_run()
             if run is None:
