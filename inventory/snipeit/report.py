@@ -1,0 +1,86 @@
+"""The closing report of a Snipe-IT import (issue 31): per kind how many rows were read, imported (or, in a dry
+run, would be) and skipped, each skipped record named with why, and notes (a sub-list this Snipe-IT lacks).
+
+The report holds no secret: names, counts and reasons only. ``as_dict()`` is what the import run stores (JSON);
+``render()`` is what the command prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Skipped:
+    """One record left out: ``name`` as ``Kind.label`` gives it (``asset 12 "MBP-0001"``) and why."""
+
+    name: str
+    why: str
+
+
+@dataclass
+class KindTally:
+    """The counts of one kind (or sub-list, named ``license.seats``)."""
+
+    read: int = 0
+    imported: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+@dataclass
+class ImportReport:
+    """What a run read, wrote and left out, kind by kind in the order they were read."""
+
+    dry_run: bool = False
+    kinds: dict[str, KindTally] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def tally(self, kind: str) -> KindTally:
+        return self.kinds.setdefault(kind, KindTally())
+
+    def read(self, kind: str, count: int = 1) -> None:
+        self.tally(kind).read += count
+
+    def imported(self, kind: str, count: int = 1) -> None:
+        self.tally(kind).imported += count
+
+    def skip(self, kind: str, name: str, why: str) -> None:
+        self.tally(kind).skipped.append(Skipped(name, why))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    @property
+    def skipped_count(self) -> int:
+        return sum(len(tally.skipped) for tally in self.kinds.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"dry_run": self.dry_run, "notes": list(self.notes),
+                "kinds": {name: {"read": tally.read, "imported": tally.imported,
+                                 "skipped": [{"name": s.name, "why": s.why} for s in tally.skipped]}
+                          for name, tally in self.kinds.items()}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ImportReport:
+        report = cls(dry_run=bool(data.get("dry_run")), notes=list(data.get("notes") or []))
+        for name, tally in (data.get("kinds") or {}).items():
+            report.kinds[name] = KindTally(read=tally.get("read", 0), imported=tally.get("imported", 0),
+                                           skipped=[Skipped(s["name"], s["why"]) for s in tally.get("skipped", [])])
+        return report
+
+    def render(self) -> str:
+        verb = "would import" if self.dry_run else "imported"
+        width = max([len(name) for name in self.kinds] + [4])
+        lines = [f"{'kind':<{width}}  {'read':>8}  {verb:>12}  {'skipped':>8}"]
+        for name, tally in self.kinds.items():
+            lines.append(f"{name:<{width}}  {tally.read:>8}  {tally.imported:>12}  {len(tally.skipped):>8}")
+        for name, tally in self.kinds.items():
+            if tally.skipped:
+                lines.append("")
+                lines.append(f"Skipped {name}:")
+                lines.extend(f"  {skipped.name}: {skipped.why}" for skipped in tally.skipped)
+        if self.notes:
+            lines.append("")
+            lines.extend(f"Note: {note}" for note in self.notes)
+        return "\n".join(lines) + "\n"
