@@ -108,10 +108,21 @@ class KindTally:
                 "skipped": [vars(s) for s in self.skipped], "notes": self.notes}
 
 
-def import_actor() -> User:
-    """Who the services see as the caller: a super user that is never saved, so every check a super user passes
-    (rules 7 and 8, groups, permissions) passes, and the rows record no creator (an unsaved actor is nobody)."""
-    return User(username="snipeit-import", is_superuser=True)
+@dataclass(frozen=True)
+class ImportActor:
+    """Who the services see as the caller (``assetsvc.typing.Actor``): a super user without a company and without a
+    row, so every guard a super user passes (rules 7 and 8, groups, permission escalation) passes, and the rows it
+    writes record no creator (nobody, as for any caller without a row). Never saved: it is not a ``User``."""
+
+    pk: None = None
+    company_id: None = None
+    is_active: bool = True
+    is_superuser: bool = True
+    is_authenticated: bool = True
+    username: str = "snipeit-import"
+
+
+IMPORT_ACTOR = ImportActor()
 
 
 #: The tables an import fills, by kind; any row in one (but the local admin, :func:`local_admins`) means "not empty".
@@ -128,7 +139,7 @@ def local_admins() -> models.QuerySet:
     """The users a fresh install has before any import: super users that created nothing and no one created
     (``bootstrap_admin``'s ``admin``, ``createsuperuser``). They do not make the database "not empty"; a Snipe-IT user
     with one's id or username refuses the run (:func:`users_check_local_admins`) instead of overwriting it."""
-    return User.objects.filter(is_superuser=True, created_by__isnull=True)
+    return User.objects.filter(permissions__superuser=1, created_by__isnull=True)
 
 
 def database_holds_data() -> list[str]:
@@ -231,7 +242,7 @@ def _refs(model: type[models.Model], row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-Writer = Callable[[dict[str, Any], User], models.Model]
+Writer = Callable[[dict[str, Any], Any], models.Model]
 
 
 def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
@@ -242,7 +253,7 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
     spec = KINDS[kind]
     tally = tally or KindTally(kind)
     done = set(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", flat=True))
-    actor = import_actor()
+    actor = IMPORT_ACTOR
     rows = spec.order(list(rows), tally) if spec.order else rows
     for row in rows:
         tally.read += 1
@@ -274,30 +285,30 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
 
 
 def _catalogue(model: type[models.Model]) -> Writer:
-    def write(row: dict[str, Any], actor: User) -> models.Model:
+    def write(row: dict[str, Any], actor: Any) -> models.Model:
         data = _refs(model, {k: v for k, v in row.items() if k not in ("id", "manager")})
         _clean(model(pk=row["id"], **data))
         return catalogue_item_create(model=model, data=data, actor=actor, pk=row["id"], log=False)
     return write
 
 
-def _company(row: dict[str, Any], actor: User) -> Company:
+def _company(row: dict[str, Any], actor: Any) -> Company:
     data = {k: v for k, v in row.items() if k != "id"}
     return company_create(actor=actor, data=data, pk=row["id"], log=False)
 
 
-def _department(row: dict[str, Any], actor: User) -> Department:
+def _department(row: dict[str, Any], actor: Any) -> Department:
     data = _refs(Department, {k: v for k, v in row.items() if k not in ("id", "manager")})
     return department_create(actor=actor, data=data, pk=row["id"], log=False)
 
 
-def _custom_field(row: dict[str, Any], actor: User) -> CustomField:
+def _custom_field(row: dict[str, Any], actor: Any) -> CustomField:
     data = {k: v for k, v in row.items() if k not in ("id", "db_column_name")}
     return custom_field_create(data=data, actor=actor, pk=row["id"], db_column_name=row.get("db_column_name"),
                                log=False)
 
 
-def _fieldset(row: dict[str, Any], actor: User) -> CustomFieldset:
+def _fieldset(row: dict[str, Any], actor: Any) -> CustomFieldset:
     """The set and exactly its fields as Snipe-IT has them (the fields flagged ``auto_add_to_fieldsets`` that the
     service adds to a new set are replaced by Snipe-IT's list)."""
     fieldset = custom_fieldset_create(data={"name": row["name"]}, actor=actor, pk=row["id"], log=False)
@@ -313,7 +324,7 @@ def _fieldset(row: dict[str, Any], actor: User) -> CustomFieldset:
     return fieldset
 
 
-def _group(row: dict[str, Any], actor: User) -> PermissionGroup:
+def _group(row: dict[str, Any], actor: Any) -> PermissionGroup:
     group = PermissionGroup(pk=row["id"], name=row["name"], notes=row.get("notes") or "")
     _clean(group)
     return group_create(actor=actor, data={k: v for k, v in row.items() if k != "id"}, pk=row["id"])
@@ -323,7 +334,7 @@ USER_INPUT = ("username", "first_name", "last_name", "email", "employee_num", "j
               "external_id", "permissions")
 
 
-def _user(row: dict[str, Any], actor: User) -> User:
+def _user(row: dict[str, Any], actor: Any) -> User:
     """A user with their company, department, location and groups, activated or not, without a password (the
     service makes it unusable: they sign in after a reset, or through the directory or single sign-on)."""
     refs = _refs(User, {k: row[k] for k in ("company", "department", "location") if k in row})
