@@ -4,6 +4,7 @@ reported with why, nothing sent, and an empty database required (issue 31)."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Department, PermissionGroup, User
@@ -187,5 +188,9 @@ def test_an_id_taken_here_is_skipped_never_overwritten():
 
 
 @pytest.mark.postgres
-def test_sequences_continue_on_postgresql(make_client):
-    test_sequences_continue_after_the_highest_imported_id(make_client)
+def test_each_postgresql_sequence_continues_right_after_the_highest_id():
+    write_all()
+    with connection.cursor() as cursor:
+        for kind, model in MODELS.items():
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id'))", [model._meta.db_table])
+            assert cursor.fetchone()[0] == max(r["id"] for r in ROWS[kind]) + 1, kind
