@@ -22,7 +22,7 @@ reporting changed ids) is a later step. After each kind the table's sequence con
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,7 +139,8 @@ def local_admins() -> models.QuerySet:
     """The users a fresh install has before any import: super users that created nothing and no one created
     (``bootstrap_admin``'s ``admin``, ``createsuperuser``). They do not make the database "not empty"; a Snipe-IT user
     with one's id or username refuses the run (:func:`users_check_local_admins`) instead of overwriting it."""
-    return User.objects.filter(permissions__superuser=1, created_by__isnull=True)
+    imported = SnipeitRecord.objects.filter(kind="user").values("our_id")
+    return User.objects.filter(permissions__superuser=1, created_by__isnull=True).exclude(pk__in=imported)
 
 
 def database_holds_data() -> list[str]:
@@ -444,20 +445,53 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def link_managers(*, kind: str, rows: Iterable[dict[str, Any]], tally: KindTally) -> int:
-    """Set the ``manager`` of imported locations or departments once users exist (Snipe-IT ids; ids are kept). A
-    plain column write, idempotent, so ``--resume`` may run it again; a manager who was not imported leaves the
-    record without one and is noted. Returns how many were set."""
+#: The kinds whose ``manager`` (a user) is set once users are written.
+MANAGED_KINDS = ("location", "department")
+
+
+def link_managers(*, kind: str, managers: dict[Any, Any], tally: KindTally) -> int:
+    """Set the ``manager`` of imported locations or departments once users exist: ``managers`` maps a record's
+    Snipe-IT id to its manager's. A plain column write, idempotent, so ``--resume`` runs it again safely; a manager
+    who was not imported leaves the record without one and is noted. Returns how many were set."""
     model = KINDS[kind].model
     mapped = dict(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", "our_id"))
     users = dict(SnipeitRecord.objects.filter(kind="user").values_list("snipeit_id", "our_id"))
     linked = 0
-    for row in rows:
-        manager = row.get("manager")
-        if manager is None or row["id"] not in mapped:
+    for snipeit_id, manager in managers.items():
+        if manager is None or snipeit_id not in mapped:
             continue
         if manager not in users:
-            tally.notes.append(f"{kind} {row['id']} ({_name(row)}): its manager, user {manager}, is not imported")
+            tally.notes.append(f"{kind} {snipeit_id}: its manager, user {manager}, is not imported")
             continue
-        linked += model._default_manager.filter(pk=mapped[row["id"]]).update(manager_id=users[manager])
+        linked += model._default_manager.filter(pk=mapped[snipeit_id]).update(manager_id=users[manager])
     return linked
+
+
+def _remembering_managers(rows: Iterable[dict[str, Any]], managers: dict[Any, Any]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        managers[row["id"]] = row.get("manager")
+        yield row
+
+
+def import_snipeit(*, source_url: str, options: dict[str, Any], read: Callable[[str], Iterable[dict[str, Any]]],
+                   resume: bool = False, merge: bool = False) -> tuple[SnipeitImport, list[KindTally]]:
+    """Write every kind of :data:`KINDS`, in order, from ``read(kind)`` (the rows of a kind as plain dicts: the
+    command's client and readers), then the managers; the run ends ``finished`` with its report. Stopped by an error
+    or Ctrl-C, the run is marked ``failed`` and the error goes on; killed, it stays ``running``: either way
+    ``resume=True`` continues it (every kind is read again, written records are skipped)."""
+    run = import_run_start(source_url=source_url, options=options, resume=resume, merge=merge)
+    tallies: list[KindTally] = []
+    managers: dict[str, dict[Any, Any]] = {kind: {} for kind in MANAGED_KINDS}
+    try:
+        for kind in KINDS:
+            rows = read(kind)
+            if kind in managers:
+                rows = _remembering_managers(rows, managers[kind])
+            tallies.append(write_kind(run=run, kind=kind, rows=rows))
+        by_kind = {tally.kind: tally for tally in tallies}
+        for kind, links in managers.items():
+            link_managers(kind=kind, managers=links, tally=by_kind[kind])
+    except BaseException:
+        import_run_finish(run=run, tallies=tallies, failed=True)
+        raise
+    return import_run_finish(run=run, tallies=tallies), tallies

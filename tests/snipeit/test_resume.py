@@ -26,7 +26,7 @@ from inventory.models import (
     StatusLabel,
     Supplier,
 )
-from inventory.snipeit.importer import KINDS, ImportRefused, import_run_finish, import_run_start, write_kind
+from inventory.snipeit.importer import KINDS, ImportRefused, import_run_start, import_snipeit, write_kind
 from tests.snipeit.write_examples import ROWS, write_all
 
 pytestmark = pytest.mark.django_db
@@ -99,9 +99,8 @@ def interrupted_then_resumed(stop_kind: str, count: int, inside: str | None = No
             elif kind == stop_kind:
                 rows = stopping_after(rows, count)
             write_kind(run=run, kind=kind, rows=rows)
-    resumed = import_run_start(source_url="https://snipe.example.com", options={}, resume=True)
-    assert resumed.pk == run.pk and resumed.state == SnipeitImport.State.RUNNING
-    _run, tallies = write_all(resumed)
+    resumed, tallies = write_all(resume=True)
+    assert resumed.pk == run.pk and resumed.state == SnipeitImport.State.FINISHED
     return tallies
 
 
@@ -146,26 +145,40 @@ def test_a_skipped_record_is_tried_again_on_resume():
 
 
 def test_a_second_full_run_is_refused_and_resume_after_the_end_writes_nothing():
-    run, _tallies = write_all()
-    import_run_finish(run=run, tallies=_tallies.values())
+    write_all()
     before = state()
     with pytest.raises(ImportRefused, match="already holds company, location, department"):
-        import_run_start(source_url="https://snipe.example.com", options={})
-    again = import_run_start(source_url="https://snipe.example.com", options={}, resume=True)
-    _run, tallies = write_all(again)
+        write_all()
+    _run, tallies = write_all(resume=True)
     assert state() == before
     assert all(t.imported == 0 and t.resumed == len(ROWS[k]) for k, t in tallies.items())
 
 
 def test_the_run_keeps_the_url_options_and_report_never_a_token():
-    run = import_run_start(source_url="https://snipe.example.com", options={"rate": 2.0, "dry_run": False})
-    _run, tallies = write_all(run)
-    run = import_run_finish(run=run, tallies=tallies.values())
+    run, _tallies = import_snipeit(source_url="https://snipe.example.com", options={"rate": 2.0, "dry_run": False},
+                                   read=lambda kind: copy.deepcopy(ROWS[kind]))
     run.refresh_from_db()
     assert (run.source_url, run.options, run.state) == ("https://snipe.example.com", {"rate": 2.0, "dry_run": False},
                                                         SnipeitImport.State.FINISHED)
     kinds = {entry["kind"]: entry for entry in run.report["kinds"]}
     assert kinds["user"]["read"] == 2 and kinds["user"]["imported"] == 2 and run.finished_at is not None
+
+
+def test_an_error_while_reading_marks_the_run_failed_and_resume_continues_it():
+    def read(kind: str) -> list[dict[str, Any]]:
+        if kind == "group":
+            raise ConnectionError("Snipe-IT went away")
+        return copy.deepcopy(ROWS[kind])
+
+    with pytest.raises(ConnectionError):
+        import_snipeit(source_url="https://snipe.example.com", options={}, read=read)
+    failed = SnipeitImport.objects.get()
+    assert failed.state == SnipeitImport.State.FAILED
+    assert [entry["kind"] for entry in failed.report["kinds"]][-1] == "model"
+    run, tallies = write_all(resume=True)
+    assert run.pk == failed.pk and run.state == SnipeitImport.State.FINISHED
+    assert tallies["model"].resumed == 1 and tallies["user"].imported == 2
+    assert Location.objects.get(pk=11).manager_id == 77
 
 
 @pytest.mark.postgres

@@ -10,6 +10,7 @@ from django_tasks_db.models import DBTaskResult
 from accounts.models import Department, PermissionGroup, User
 from activity.models import ActionLog
 from companies.models import Company
+from companies.services import company_create
 from inventory.models import (
     AssetModel,
     Category,
@@ -23,6 +24,7 @@ from inventory.models import (
     StatusLabel,
     Supplier,
 )
+from inventory.services.catalogue import catalogue_item_create
 from inventory.snipeit.importer import (
     KINDS,
     ImportRefused,
@@ -84,6 +86,15 @@ def test_users_without_password_with_groups_company_department_and_activation():
     assert list(jane.groups.values_list("pk", flat=True)) == [2]
     assert not jane.has_usable_password() and not old.has_usable_password()
     assert old.is_active is False and old.created_by_id is None
+    assert old.permissions == {"superuser": 1} and old.is_superuser  # a super user of Snipe-IT stays one
+
+
+def test_the_services_still_number_and_log_by_default():
+    supplier = catalogue_item_create(model=Supplier, data={"name": "Plain"}, actor=None)
+    company = company_create(actor=UserFactory(), data={"name": "Plain Co"})
+    assert supplier.pk and company.pk
+    assert set(ActionLog.objects.values_list("item_type", "item_id", "action_type")) == {
+        ("supplier", supplier.pk, "create"), ("company", company.pk, "create")}
 
 
 def test_managers_are_linked_after_users_and_missing_ones_noted():

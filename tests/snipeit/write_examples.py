@@ -8,8 +8,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from inventory.models import SnipeitImport
-from inventory.snipeit.importer import KINDS, import_run_start, link_managers, write_kind
+from inventory.snipeit.importer import import_snipeit
 
 ROWS: dict[str, list[dict[str, Any]]] = {
     "company": [
@@ -57,7 +56,7 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"id": 77, "username": "jdoe", "first_name": "Jane", "last_name": "O'Doe", "email": "jdoe@example.com",
          "employee_num": "E-77", "company": 3, "department": 5, "location": 40, "groups": [2], "is_active": True},
         {"id": 90, "username": "old.timer", "first_name": "Old", "last_name": "Timer", "is_active": False,
-         "manager": 77, "company": None, "groups": []},
+         "manager": 77, "company": None, "groups": [], "permissions": {"superuser": "1"}},
     ],
 }
 
@@ -66,11 +65,9 @@ def rows(kind: str) -> list[dict[str, Any]]:
     return copy.deepcopy(ROWS[kind])
 
 
-def write_all(run: SnipeitImport | None = None, source: dict[str, list[dict[str, Any]]] | None = None):
-    """Every kind in order, then the managers; returns (run, tallies by kind)."""
-    run = run or import_run_start(source_url="https://snipe.example.com", options={})
+def write_all(source: dict[str, list[dict[str, Any]]] | None = None, *, resume: bool = False):
+    """The whole import of ``source`` (default :data:`ROWS`); returns (run, tallies by kind)."""
     source = source or ROWS
-    tallies = {kind: write_kind(run=run, kind=kind, rows=copy.deepcopy(source.get(kind, []))) for kind in KINDS}
-    for kind in ("location", "department"):
-        link_managers(kind=kind, rows=copy.deepcopy(source.get(kind, [])), tally=tallies[kind])
-    return run, tallies
+    run, tallies = import_snipeit(source_url="https://snipe.example.com", options={}, resume=resume,
+                                  read=lambda kind: copy.deepcopy(source.get(kind, [])))
+    return run, {tally.kind: tally for tally in tallies}
