@@ -154,7 +154,7 @@ def test_a_second_full_run_is_refused_and_resume_after_the_end_writes_nothing():
     assert all(t.imported == 0 and t.resumed == len(ROWS[k]) for k, t in tallies.items())
 
 
-def test_the_run_keeps_the_url_options_and_report_never_a_token():
+def test_the_run_keeps_its_url_options_state_and_report():
     run, _tallies = import_snipeit(source_url="https://snipe.example.com", options={"rate": 2.0, "dry_run": False},
                                    read=lambda kind: copy.deepcopy(ROWS[kind]))
     run.refresh_from_db()
