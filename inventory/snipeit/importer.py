@@ -70,7 +70,7 @@ ID_TAKEN = "id {id} is already taken here by {what!r}"
 LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the username of the local super user "
                         "{local!r} (made by bootstrap_admin). Import before the first `make run`, or delete that user "
                         "first.")
-PARENT_MISSING = "its parent location {parent} is not imported (skipped or absent)"
+OTHER_SOURCE = ("The unfinished run reads {url}: resume it with that --url, or import into a fresh database.")
 PARENT_LOOP = "its parent locations form a loop"
 NO_USER_MANAGER = "a user's manager is not kept: this service's users have no manager (yet)"
 
@@ -136,7 +136,7 @@ IMPORTED_MODELS: dict[str, type[models.Model]] = {
 
 
 def local_admins() -> models.QuerySet:
-    """The users a fresh install has before any import: super users that created nothing and no one created
+    """The users a fresh install has before any import: super users whom no one created and no import wrote
     (``bootstrap_admin``'s ``admin``, ``createsuperuser``). They do not make the database "not empty"; a Snipe-IT user
     with one's id or username refuses the run (:func:`users_check_local_admins`) instead of overwriting it."""
     imported = SnipeitRecord.objects.filter(kind="user").values("our_id")
@@ -144,7 +144,9 @@ def local_admins() -> models.QuerySet:
 
 
 def database_holds_data() -> list[str]:
-    """The kinds that already have rows (beyond what ``migrate`` and ``bootstrap_admin`` create), in import order."""
+    """The kinds that already have rows (beyond what ``migrate`` and ``bootstrap_admin`` create), in import order.
+    The action log and stored files are not looked at: they belong to records, and signing in or issuing a token
+    may write to the log of a fresh install."""
     held = []
     for kind, model in IMPORTED_MODELS.items():
         rows = model._default_manager.all()
@@ -157,13 +159,15 @@ def database_holds_data() -> list[str]:
 
 def import_run_start(*, source_url: str, options: dict[str, Any], resume: bool = False,
                      merge: bool = False) -> SnipeitImport:
-    """The run to write into: with ``resume``, the last one that did not finish (a new one when there is none);
-    else a new run, refused (:class:`ImportRefused`) when the database holds data. ``options`` must not hold the
-    token (the command passes its parsed options without it)."""
+    """The run to write into: with ``resume``, the last one that did not finish, if it read the same URL (a new one
+    when there is none); else a new run, refused (:class:`ImportRefused`) when the database holds data. ``options``
+    must not hold the token (the command passes its parsed options without it)."""
     if merge:
         raise ImportRefused(MERGE_LATER)
     if resume:
         run = SnipeitImport.objects.exclude(state=SnipeitImport.State.FINISHED).order_by("-id").first()
+        if run is not None and run.source_url != source_url:
+            raise ImportRefused(OTHER_SOURCE.format(url=run.source_url))
         if run is not None:
             run.state = SnipeitImport.State.RUNNING
             run.save(update_fields=["state"])

@@ -181,6 +181,19 @@ def test_an_error_while_reading_marks_the_run_failed_and_resume_continues_it():
     assert Location.objects.get(pk=11).manager_id == 77
 
 
+def test_resume_refuses_another_snipe_it_than_the_unfinished_run_read():
+    def read(kind: str) -> list[dict[str, Any]]:
+        if kind == "supplier":
+            raise KeyboardInterrupt
+        return copy.deepcopy(ROWS[kind])
+
+    with pytest.raises(KeyboardInterrupt):
+        import_snipeit(source_url="https://snipe.example.com", options={}, read=read)
+    with pytest.raises(ImportRefused, match="reads https://snipe.example.com"):
+        import_snipeit(source_url="https://other.example.com", options={}, resume=True, read=read)
+    assert SnipeitImport.objects.get().state == SnipeitImport.State.FAILED
+
+
 @pytest.mark.postgres
 def test_resume_on_postgresql_continues_the_sequences_too():
     interrupted_then_resumed("supplier", 0)
