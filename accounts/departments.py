@@ -80,14 +80,18 @@ def _values(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @transaction.atomic
-def department_create(*, actor: Actor, data: dict[str, Any]) -> Department:
-    """Create a department; rule 7 picks its company (a caller limited by separation gets their own)."""
+def department_create(*, actor: Actor, data: dict[str, Any], pk: int | None = None, log: bool = True) -> Department:
+    """Create a department; rule 7 picks its company (a caller limited by separation gets their own). ``pk`` and
+    ``log=False``: the Snipe-IT import (issue 31) keeps the id and imports the history instead."""
     values = _values(data)
     company = values.pop("company", None)
     department = Department(created_by=actor if getattr(actor, "pk", None) else None, **values)
+    if pk is not None:
+        department.pk = pk
     department.company_id = company_id_for_new_item(actor, company.pk if company is not None else None)
     _save(department)
-    _log(action="create", department=department, department_id=department.pk, actor=actor)
+    if log:
+        _log(action="create", department=department, department_id=department.pk, actor=actor)
     return department
 
 

@@ -266,9 +266,11 @@ def _save_user(user: User) -> None:
 
 
 @transaction.atomic
-def user_create(*, actor: User, data: dict[str, Any]) -> User:
+def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log: bool = True) -> User:
     """Create a user from validated input. Company: rule 8 decides who may choose it; a caller who may not gets
-    their own (rule 7). Permissions and groups pass the escalation guards before anything is saved."""
+    their own (rule 7). Permissions and groups pass the escalation guards before anything is saved. ``pk`` and
+    ``log=False`` are the Snipe-IT import's (issue 31): the user keeps the id, the history is imported instead; an
+    unsaved actor (the import's) is recorded as nobody."""
     company = data.get("company")
     company_id = company.pk if company is not None else None
     if not may_manage_user_companies(actor):
@@ -292,13 +294,16 @@ def user_create(*, actor: User, data: dict[str, Any]) -> User:
         department=department,
         is_active=data.get("activated", True),
         permissions=permissions,
-        created_by=actor,
+        created_by=actor if actor.pk else None,
     )
+    if pk is not None:
+        user.pk = pk
     user.set_password(data.get("password"))  # none (a provisioned person signs in elsewhere): unusable
     _save_user(user)
     if groups:
         user.groups.set(groups)
-    _user_log(action="create", actor=actor, user=user)
+    if log:
+        _user_log(action="create", actor=actor, user=user)
     return user
 
 
@@ -449,11 +454,12 @@ def _save_group(group: PermissionGroup) -> None:
 
 
 @transaction.atomic
-def group_create(*, actor: User, data: dict[str, Any]) -> PermissionGroup:
-    """Create a permission group (super users only: the view refuses everyone else)."""
+def group_create(*, actor: User, data: dict[str, Any], pk: int | None = None) -> PermissionGroup:
+    """Create a permission group (super users only: the view refuses everyone else). ``pk``: the Snipe-IT import
+    keeps the group's id (issue 31); an unsaved actor (the import's) is recorded as nobody."""
     group = PermissionGroup(
-        name=data["name"], permissions=checked_permissions(data.get("permissions")), notes=data.get("notes") or "",
-        created_by=actor,
+        pk=pk, name=data["name"], permissions=checked_permissions(data.get("permissions")),
+        notes=data.get("notes") or "", created_by=actor if actor.pk else None,
     )
     _save_group(group)
     return group

@@ -50,12 +50,18 @@ def _save(company: Company) -> None:
 
 
 @transaction.atomic
-def company_create(*, actor: Actor, data: dict[str, Any]) -> Company:
-    """Create a company from validated input; the caller is recorded as its creator."""
-    company = Company(created_by=actor, **{k: v for k, v in data.items() if k in WRITABLE_FIELDS})
+def company_create(*, actor: Actor, data: dict[str, Any], pk: int | None = None, log: bool = True) -> Company:
+    """Create a company from validated input; the caller is recorded as its creator (an unsaved caller, such as the
+    Snipe-IT import's, as nobody). ``pk`` and ``log=False`` are the Snipe-IT import's (issue 31): the company keeps
+    its id, and its history is imported instead of a new ``create`` row."""
+    company = Company(created_by=actor if getattr(actor, "pk", None) else None,
+                      **{k: v for k, v in data.items() if k in WRITABLE_FIELDS})
+    if pk is not None:
+        company.pk = pk
     company.notes = company.notes or ""
     _save(company)
-    _log(action="create", company=company, company_id=company.pk, actor=actor)
+    if log:
+        _log(action="create", company=company, company_id=company.pk, actor=actor)
     return company
 
 

@@ -41,6 +41,7 @@ from inventory.models.requests import CheckoutRequest, CheckoutRequestQuerySet
 from inventory.models.maintenances import Maintenance, MaintenanceQuerySet, MaintenanceType, in_maintenance
 from inventory.models.kits import Kit, KitAccessory, KitConsumable, KitLicense, KitLine, KitModel
 from inventory.models.acceptance import CheckoutAcceptance, CheckoutAcceptanceQuerySet, asset_acceptance_exists
+from inventory.models.snipeit import SnipeitImport, SnipeitRecord
 
 __all__ = [
     "CheckoutRequest", "CheckoutRequestQuerySet", "ImportFile",
@@ -56,4 +57,5 @@ __all__ = [
     "Maintenance", "MaintenanceQuerySet", "MaintenanceType", "in_maintenance",
     "Kit", "KitAccessory", "KitConsumable", "KitLicense", "KitLine", "KitModel",
     "CheckoutAcceptance", "CheckoutAcceptanceQuerySet", "asset_acceptance_exists",
+    "SnipeitImport", "SnipeitRecord",
 ]

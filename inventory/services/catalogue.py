@@ -155,16 +155,23 @@ def ensure_may_change_shared(actor: User | None, obj: models.Model) -> None:
 
 
 @transaction.atomic
-def catalogue_item_create(*, model: type[models.Model], data: dict[str, Any], actor: User | None) -> models.Model:
-    """Create one catalogue record from validated data and log it (``create new``)."""
+def catalogue_item_create(*, model: type[models.Model], data: dict[str, Any], actor: User | None,
+                          pk: int | None = None, log: bool = True) -> models.Model:
+    """Create one catalogue record from validated data and log it (``create new``).
+
+    ``pk`` and ``log=False`` are for the Snipe-IT import (issue 31): the record keeps its Snipe-IT id, and its
+    history comes from Snipe-IT's action log instead of a new ``create new`` row."""
     obj = model(**data)
+    if pk is not None:
+        obj.pk = pk
     if actor is not None and actor.pk:
         obj.created_by = actor
     if isinstance(obj, Location) and obj.parent_id is not None:
         _lock_ancestors(obj.parent_id)
     _hold_depreciation(obj)
     _save(obj)
-    _log(action=ActionType.CREATE, item=obj, actor=actor)
+    if log:
+        _log(action=ActionType.CREATE, item=obj, actor=actor)
     return obj
 
 

@@ -47,6 +47,7 @@ FIELDSET_IN_USE = "Fieldset is in use."
 ENCRYPTION_FIXED = "Encryption cannot be changed after the field is created."
 FORMAT_INVALID = format_regex.FORMAT_INVALID
 NAME_TAKEN = "The name has already been taken."
+COLUMN_TAKEN = "Another field already uses this database column."
 ORDER_INVALID = "The item must list every field of the fieldset exactly once."
 ITEM_TYPES = {CustomField: "customfield", CustomFieldset: "customfieldset"}
 _RULE_NAMES = {rule.lower(): name for name, rule in FIELD_FORMATS.items() if rule and not rule.startswith("regex:")}
@@ -141,17 +142,26 @@ def _check_format(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @transaction.atomic
-def custom_field_create(*, data: dict[str, Any], actor: User | None) -> CustomField:
-    """Create a field from validated data; its column name is fixed here, from its name and new id."""
+def custom_field_create(*, data: dict[str, Any], actor: User | None, pk: int | None = None,
+                        db_column_name: str | None = None, log: bool = True) -> CustomField:
+    """Create a field from validated data; its column name is fixed here, from its name and new id.
+
+    The Snipe-IT import (issue 31) passes the field's Snipe-IT ``pk`` and ``db_column_name`` (a renamed field keeps
+    its old column name there too, and integrations address it by it) and ``log=False`` (its history is imported)."""
     data = _check_format(data)
     field = CustomField(**data)
+    if pk is not None:
+        field.pk = pk
     if actor is not None and actor.pk:
         field.created_by = actor
     field.full_clean(exclude=["name", "created_by"], validate_unique=False, validate_constraints=False)
+    if db_column_name is not None and CustomField.objects.filter(db_column_name=db_column_name).exists():
+        raise InvalidInputError(COLUMN_TAKEN, messages={"db_column_name": [COLUMN_TAKEN]})
     save_unique(field, _taken)
-    field.db_column_name = column_name_for(field.name, field.pk)
+    field.db_column_name = db_column_name or column_name_for(field.name, field.pk)
     field.save(update_fields=["db_column_name"])
-    _log(action=ActionType.CREATE, item=field, actor=actor)
+    if log:
+        _log(action=ActionType.CREATE, item=field, actor=actor)
     return field
 
 
@@ -191,9 +201,11 @@ def custom_field_delete(*, field: CustomField, actor: User | None) -> None:
 
 
 @transaction.atomic
-def custom_fieldset_create(*, data: dict[str, Any], actor: User | None) -> CustomFieldset:
-    """Create a fieldset; every field flagged ``auto_add_to_fieldsets`` joins it, in id order, not required."""
-    fieldset = CustomFieldset(name=data["name"])
+def custom_fieldset_create(*, data: dict[str, Any], actor: User | None, pk: int | None = None,
+                           log: bool = True) -> CustomFieldset:
+    """Create a fieldset; every field flagged ``auto_add_to_fieldsets`` joins it, in id order, not required.
+    ``pk`` and ``log=False``: the Snipe-IT import (issue 31), as :func:`custom_field_create`."""
+    fieldset = CustomFieldset(name=data["name"], pk=pk)
     if actor is not None and actor.pk:
         fieldset.created_by = actor
     save_unique(fieldset, _taken)
@@ -201,7 +213,8 @@ def custom_fieldset_create(*, data: dict[str, Any], actor: User | None) -> Custo
     CustomFieldsetField.objects.bulk_create(
         CustomFieldsetField(fieldset=fieldset, field=field, order=position) for position, field in enumerate(auto, 1)
     )
-    _log(action=ActionType.CREATE, item=fieldset, actor=actor)
+    if log:
+        _log(action=ActionType.CREATE, item=fieldset, actor=actor)
     return fieldset
 
 

@@ -1,0 +1,501 @@
+"""Writing what was read from Snipe-IT (issue 31; docs/switching-from-snipe-it.md "Writing: ids, resume").
+
+Input: per kind, plain dicts keyed by OUR model field names, ``id`` being the Snipe-IT id and every reference a
+Snipe-IT id (``{"id": 12, "name": "Kitchen", "parent": 3, "company": None}``); the readers of
+``inventory.snipeit.kinds`` produce them from Snipe-IT's JSON, already unescaped and decoded. The shapes per kind are
+in :data:`KIND_FIELDS`.
+
+Every record goes through the service the API and the admin call (``catalogue_item_create``, ``user_create``, ...),
+so it gets the same checks and Laravel messages, with two additions for the import: ``pk`` (ids are kept) and
+``log=False`` (no ``create`` row of our own: Snipe-IT's own history, imported from ``/reports/activity``, holds the
+record's creation with its original date and actor). None of these services sends a domain signal, so nothing of
+this reaches webhooks or mail (``notifications`` listens to signals only). Each record is written in its own
+transaction together with its :class:`~inventory.models.SnipeitRecord`, so a crash leaves either both or neither, and
+``--resume`` skips every id the table already maps. A record our checks refuse is skipped and named in the report
+with why; it never stops the run.
+
+Ids are kept only into an empty database (:func:`database_holds_data`); ``--merge`` (matching by natural keys and
+reporting changed ids) is a later step. After each kind the table's sequence continues after the highest id
+(:func:`sequence_advance`), so the next record created through the API gets a new id.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, models, transaction
+from django.utils import timezone
+
+from accounts.departments import department_create
+from accounts.models import Department, PermissionGroup, User
+from accounts.services import group_create, user_create
+from assetsvc.exceptions import DomainError
+from companies.models import Company
+from companies.services import company_create
+from inventory.models import (
+    Accessory,
+    Asset,
+    AssetModel,
+    Category,
+    Component,
+    Consumable,
+    CustomField,
+    CustomFieldset,
+    CustomFieldsetField,
+    Depreciation,
+    Kit,
+    License,
+    Location,
+    Maintenance,
+    Manufacturer,
+    SnipeitImport,
+    SnipeitRecord,
+    StatusLabel,
+    Supplier,
+)
+from inventory.services.catalogue import catalogue_item_create
+from inventory.services.custom_fields import custom_field_create, custom_fieldset_create
+
+logger = logging.getLogger("inventory.snipeit")
+
+#: Why a refused run refused.
+DATABASE_NOT_EMPTY = ("This database already holds {what}. Ids are kept only in an empty database: import into a "
+                      "fresh one, or use --merge.")
+MERGE_LATER = "--merge (matching by names and usernames) is not implemented yet."
+ID_TAKEN = "id {id} is already taken here by {what!r}"
+LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the username of the local super user "
+                        "{local!r} (made by bootstrap_admin). Import before the first `make run`, or delete that user "
+                        "first.")
+OTHER_SOURCE = ("The unfinished run reads {url}: resume it with that --url, or import into a fresh database.")
+PARENT_LOOP = "its parent locations form a loop"
+NO_USER_MANAGER = "a user's manager is not kept: this service's users have no manager (yet)"
+
+
+class ImportRefused(Exception):
+    """The run cannot start or go on (a database that is not empty, a collision with the local admin)."""
+
+
+# --- the run and its report ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Skipped:
+    """A record not written, named so an operator can find it in Snipe-IT."""
+
+    kind: str
+    snipeit_id: Any
+    name: str
+    why: str
+
+
+@dataclass
+class KindTally:
+    """One kind's counts: read, written now, found written by an earlier run (``--resume``), skipped."""
+
+    kind: str
+    read: int = 0
+    imported: int = 0
+    resumed: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "read": self.read, "imported": self.imported, "resumed": self.resumed,
+                "skipped": [vars(s) for s in self.skipped], "notes": self.notes}
+
+
+@dataclass(frozen=True)
+class ImportActor:
+    """Who the services see as the caller (``assetsvc.typing.Actor``): a super user without a company and without a
+    row, so every guard a super user passes (rules 7 and 8, groups, permission escalation) passes, and the rows it
+    writes record no creator (nobody, as for any caller without a row). Never saved: it is not a ``User``."""
+
+    pk: None = None
+    company_id: None = None
+    is_active: bool = True
+    is_superuser: bool = True
+    is_authenticated: bool = True
+    username: str = "snipeit-import"
+
+
+IMPORT_ACTOR = ImportActor()
+
+
+#: The tables an import fills, by kind; any row in one (but the local admin, :func:`local_admins`) means "not empty".
+IMPORTED_MODELS: dict[str, type[models.Model]] = {
+    "company": Company, "location": Location, "department": Department, "manufacturer": Manufacturer,
+    "supplier": Supplier, "category": Category, "statuslabel": StatusLabel, "depreciation": Depreciation,
+    "customfield": CustomField, "customfieldset": CustomFieldset, "model": AssetModel, "group": PermissionGroup,
+    "user": User, "asset": Asset, "accessory": Accessory, "consumable": Consumable, "component": Component,
+    "license": License, "maintenance": Maintenance, "kit": Kit,
+}
+
+
+def local_admins() -> models.QuerySet:
+    """The users a fresh install has before any import: super users whom no one created and no import wrote
+    (``bootstrap_admin``'s ``admin``, ``createsuperuser``). They do not make the database "not empty"; a Snipe-IT user
+    with one's id or username refuses the run (:func:`users_check_local_admins`) instead of overwriting it."""
+    imported = SnipeitRecord.objects.filter(kind="user").values("our_id")
+    return User.objects.filter(permissions__superuser=1, created_by__isnull=True).exclude(pk__in=imported)
+
+
+def database_holds_data() -> list[str]:
+    """The kinds that already have rows (beyond what ``migrate`` and ``bootstrap_admin`` create), in import order.
+    The action log and stored files are not looked at: they belong to records, and signing in or issuing a token
+    may write to the log of a fresh install."""
+    held = []
+    for kind, model in IMPORTED_MODELS.items():
+        rows = model._default_manager.all()
+        if model is User:
+            rows = rows.exclude(pk__in=local_admins())
+        if rows.exists():
+            held.append(kind)
+    return held
+
+
+def import_run_start(*, source_url: str, options: dict[str, Any], resume: bool = False,
+                     merge: bool = False) -> SnipeitImport:
+    """The run to write into: with ``resume``, the last one that did not finish, if it read the same URL (a new one
+    when there is none); else a new run, refused (:class:`ImportRefused`) when the database holds data. ``options``
+    must not hold the token (the command passes its parsed options without it)."""
+    if merge:
+        raise ImportRefused(MERGE_LATER)
+    if resume:
+        run = SnipeitImport.objects.exclude(state=SnipeitImport.State.FINISHED).order_by("-id").first()
+        if run is not None and run.source_url != source_url:
+            raise ImportRefused(OTHER_SOURCE.format(url=run.source_url))
+        if run is not None:
+            run.state = SnipeitImport.State.RUNNING
+            run.save(update_fields=["state"])
+            return run
+    held = database_holds_data()
+    if held and not (resume and SnipeitRecord.objects.exists()):
+        raise ImportRefused(DATABASE_NOT_EMPTY.format(what=", ".join(held)))
+    return SnipeitImport.objects.create(source_url=source_url, options=options)
+
+
+def import_run_finish(*, run: SnipeitImport, tallies: Iterable[KindTally], failed: bool = False) -> SnipeitImport:
+    run.report = {"kinds": [tally.as_dict() for tally in tallies]}
+    run.state = SnipeitImport.State.FAILED if failed else SnipeitImport.State.FINISHED
+    run.finished_at = timezone.now()
+    run.save(update_fields=["report", "state", "finished_at"])
+    return run
+
+
+# --- ids kept: the sequence ---------------------------------------------------------------------------------------
+
+
+def sequence_advance(model: type[models.Model]) -> None:
+    """Make the next id the database gives ``model`` come after the highest one stored. PostgreSQL's identity /
+    serial sequence does not move when rows are inserted with their ids, so it is set (``setval``); SQLite's
+    ``AUTOINCREMENT`` counter follows the largest id inserted by itself, so nothing is needed there."""
+    if connection.vendor != "postgresql":
+        return
+    table = connection.ops.quote_name(model._meta.db_table)
+    column = model._meta.pk.column
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT setval(pg_get_serial_sequence(%s, %s), COALESCE((SELECT MAX({connection.ops.quote_name(column)}) "
+            f"FROM {table}), 0) + 1, false)",
+            [model._meta.db_table, column],
+        )
+
+
+# --- writing one kind ---------------------------------------------------------------------------------------------
+
+
+def _why(exc: Exception) -> str:
+    """A refusal as one line: ``field: message`` per message, or the error's text."""
+    if isinstance(exc, ValidationError) and hasattr(exc, "error_dict"):
+        return "; ".join(f"{name}: {' '.join(str(m) for m in msgs)}".replace("__all__: ", "")
+                         for name, msgs in exc.message_dict.items())
+    if isinstance(exc, DomainError) and isinstance(getattr(exc, "messages", None), dict) and exc.messages:
+        return "; ".join(f"{name}: {' '.join(str(m) for m in msgs)}" for name, msgs in exc.messages.items())
+    if isinstance(exc, ValidationError):
+        return " ".join(exc.messages)
+    return str(exc) or type(exc).__name__
+
+
+def _name(row: dict[str, Any]) -> str:
+    for key in ("name", "username", "asset_tag"):
+        if row.get(key):
+            return str(row[key])
+    return f"#{row.get('id')}"
+
+
+def _clean(obj: models.Model, exclude: tuple[str, ...] = ()) -> models.Model:
+    """Field-level checks the API's serializers make before a service (lengths, choices, required values, known
+    references); uniqueness is left to the service, which answers with its own message."""
+    obj.full_clean(exclude=["created_by", *exclude], validate_unique=False, validate_constraints=False)
+    return obj
+
+
+def _refs(model: type[models.Model], row: dict[str, Any]) -> dict[str, Any]:
+    """``row``'s references (Snipe-IT ids) as rows: ``{"company": 3}`` → ``{"company": <Company 3>}``; an id not
+    found here is a field error (the API's "The selected ... is invalid.")."""
+    out = dict(row)
+    for f in model._meta.concrete_fields:
+        if f.is_relation and f.name in row and row[f.name] is not None and not isinstance(row[f.name], models.Model):
+            found = f.related_model._default_manager.filter(pk=row[f.name]).first()
+            if found is None:
+                raise ValidationError({f"{f.name}_id": [f"The selected {f.name.replace('_', ' ')} id is invalid."]})
+            out[f.name] = found
+    return out
+
+
+Writer = Callable[[dict[str, Any], Any], models.Model]
+
+
+def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
+               tally: KindTally | None = None) -> KindTally:
+    """Write ``rows`` of ``kind``, each with its ``SnipeitRecord`` in one transaction; rows an earlier run wrote are
+    counted as resumed and left alone; a refused row is skipped with why. Then the sequence moves past the highest
+    id."""
+    spec = KINDS[kind]
+    tally = tally or KindTally(kind)
+    done = set(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", flat=True))
+    actor = IMPORT_ACTOR
+    rows = spec.order(list(rows), tally) if spec.order else rows
+    for row in rows:
+        tally.read += 1
+        snipeit_id = row["id"]
+        if snipeit_id in done:
+            tally.resumed += 1
+            continue
+        holder = spec.model._default_manager.filter(pk=snipeit_id).first()
+        if holder is not None:  # never overwrite: a save with a taken pk would UPDATE that row
+            why = ID_TAKEN.format(id=snipeit_id, what=str(holder))
+            tally.skipped.append(Skipped(kind, snipeit_id, _name(row), why))
+            continue
+        try:
+            with transaction.atomic():
+                obj = spec.write(row, actor)
+                SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=snipeit_id, our_id=obj.pk)
+        except (ValidationError, DomainError, PermissionDenied) as exc:
+            tally.skipped.append(Skipped(kind, snipeit_id, _name(row), _why(exc)))
+            continue
+        done.add(snipeit_id)
+        tally.imported += 1
+    sequence_advance(spec.model)
+    logger.info("snipeit import: %s: %d read, %d imported, %d resumed, %d skipped", kind, tally.read, tally.imported,
+                tally.resumed, len(tally.skipped))
+    return tally
+
+
+# --- the writers, one per kind ------------------------------------------------------------------------------------
+
+
+def _catalogue(model: type[models.Model]) -> Writer:
+    def write(row: dict[str, Any], actor: Any) -> models.Model:
+        data = _refs(model, {k: v for k, v in row.items() if k not in ("id", "manager")})
+        _clean(model(pk=row["id"], **data))
+        return catalogue_item_create(model=model, data=data, actor=actor, pk=row["id"], log=False)
+    return write
+
+
+def _company(row: dict[str, Any], actor: Any) -> Company:
+    data = {k: v for k, v in row.items() if k != "id"}
+    return company_create(actor=actor, data=data, pk=row["id"], log=False)
+
+
+def _department(row: dict[str, Any], actor: Any) -> Department:
+    data = _refs(Department, {k: v for k, v in row.items() if k not in ("id", "manager")})
+    return department_create(actor=actor, data=data, pk=row["id"], log=False)
+
+
+def _custom_field(row: dict[str, Any], actor: Any) -> CustomField:
+    data = {k: v for k, v in row.items() if k not in ("id", "db_column_name")}
+    return custom_field_create(data=data, actor=actor, pk=row["id"], db_column_name=row.get("db_column_name"),
+                               log=False)
+
+
+def _fieldset(row: dict[str, Any], actor: Any) -> CustomFieldset:
+    """The set and exactly its fields as Snipe-IT has them (the fields flagged ``auto_add_to_fieldsets`` that the
+    service adds to a new set are replaced by Snipe-IT's list)."""
+    fieldset = custom_fieldset_create(data={"name": row["name"]}, actor=actor, pk=row["id"], log=False)
+    fieldset.memberships.all().delete()
+    members = []
+    for position, member in enumerate(row.get("fields") or [], 1):
+        field_row = CustomField.objects.filter(pk=member["field"]).first()
+        if field_row is None:
+            raise ValidationError({"fields": [f"The custom field {member['field']} is not imported."]})
+        members.append(CustomFieldsetField(fieldset=fieldset, field=field_row, required=bool(member.get("required")),
+                                           order=member.get("order") or position))
+    CustomFieldsetField.objects.bulk_create(members)
+    return fieldset
+
+
+def _group(row: dict[str, Any], actor: Any) -> PermissionGroup:
+    group = PermissionGroup(pk=row["id"], name=row["name"], notes=row.get("notes") or "")
+    _clean(group)
+    return group_create(actor=actor, data={k: v for k, v in row.items() if k != "id"}, pk=row["id"])
+
+
+USER_INPUT = ("username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
+              "external_id", "permissions")
+
+
+def _user(row: dict[str, Any], actor: Any) -> User:
+    """A user with their company, department, location and groups, activated or not, without a password (the
+    service makes it unusable: they sign in after a reset, or through the directory or single sign-on)."""
+    refs = _refs(User, {k: row[k] for k in ("company", "department", "location") if k in row})
+    groups = []
+    for group_id in row.get("groups") or []:
+        group = PermissionGroup.objects.filter(pk=group_id).first()
+        if group is None:
+            raise ValidationError({"groups": [f"The group {group_id} is not imported."]})
+        groups.append(group)
+    data = {**{k: row[k] for k in USER_INPUT if k in row}, **refs, "groups": groups,
+            "activated": row.get("is_active", True)}
+    _clean(User(pk=row["id"], **{k: v for k, v in data.items() if k not in ("groups", "activated")}),
+           exclude=("password",))
+    return user_create(actor=actor, data=data, pk=row["id"], log=False)
+
+
+def users_check_local_admins(rows: list[dict[str, Any]]) -> None:
+    """Refuse (before any user is written) when a Snipe-IT user has the id or the username of a local admin."""
+    for admin in local_admins():
+        for row in rows:
+            if row["id"] == admin.pk or str(row.get("username", "")).lower() == admin.username.lower():
+                raise ImportRefused(LOCAL_ADMIN_COLLIDES.format(id=row["id"], username=row.get("username"),
+                                                                local=admin.username))
+
+
+def _users_order(rows: list[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
+    users_check_local_admins(rows)
+    if any(row.get("manager") for row in rows):
+        tally.notes.append(NO_USER_MANAGER)
+    return rows
+
+
+def _locations_order(rows: list[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
+    """Parents before their children (Snipe-IT's ids need not be in that order). A location whose parent is absent
+    stays in, and the service's check names it; locations in a loop are skipped here."""
+    by_id = {row["id"]: row for row in rows}
+    placed: set[Any] = set()
+    ordered: list[dict[str, Any]] = []
+    pending = list(rows)
+    while pending:
+        rest = []
+        for row in pending:
+            parent = row.get("parent")
+            if parent is None or parent in placed or parent not in by_id:
+                ordered.append(row)
+                placed.add(row["id"])
+            else:
+                rest.append(row)
+        if len(rest) == len(pending):  # nothing placed: the rest hang on a loop
+            for row in rest:
+                tally.read += 1
+                tally.skipped.append(Skipped("location", row["id"], _name(row), PARENT_LOOP))
+            break
+        pending = rest
+    return ordered
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    model: type[models.Model]
+    write: Writer
+    order: Callable[[list[dict[str, Any]], KindTally], list[dict[str, Any]]] | None = None
+
+
+#: The kinds this step writes, in the order they must be written (a reference is written before what refers to it;
+#: the managers of locations and departments, users themselves, are set afterwards by :func:`link_managers`).
+KINDS: dict[str, KindSpec] = {
+    "company": KindSpec(Company, _company),
+    "location": KindSpec(Location, _catalogue(Location), _locations_order),
+    "department": KindSpec(Department, _department),
+    "manufacturer": KindSpec(Manufacturer, _catalogue(Manufacturer)),
+    "supplier": KindSpec(Supplier, _catalogue(Supplier)),
+    "category": KindSpec(Category, _catalogue(Category)),
+    "statuslabel": KindSpec(StatusLabel, _catalogue(StatusLabel)),
+    "depreciation": KindSpec(Depreciation, _catalogue(Depreciation)),
+    "customfield": KindSpec(CustomField, _custom_field),
+    "customfieldset": KindSpec(CustomFieldset, _fieldset),
+    "model": KindSpec(AssetModel, _catalogue(AssetModel)),
+    "group": KindSpec(PermissionGroup, _group),
+    "user": KindSpec(User, _user, _users_order),
+}
+
+#: The input of each kind: our field names (references are Snipe-IT ids). ``manager`` of locations and departments is
+#: read by :func:`link_managers`; a user's ``manager`` is reported, not kept (our users have none yet).
+KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    "company": ("id", "name", "phone", "fax", "email", "notes", "tag_color"),
+    "location": ("id", "name", "parent", "manager", "company", "address", "address2", "city", "state", "country",
+                 "zip", "phone", "fax", "currency", "ldap_ou", "notes"),
+    "department": ("id", "name", "company", "location", "manager", "phone", "fax", "notes"),
+    "manufacturer": ("id", "name", "url", "support_url", "warranty_lookup_url", "support_phone", "support_email",
+                     "notes"),
+    "supplier": ("id", "name", "address", "address2", "city", "state", "country", "zip", "phone", "fax", "email",
+                 "contact", "url", "notes"),
+    "category": ("id", "name", "category_type", "eula_text", "use_default_eula", "require_acceptance",
+                 "checkin_email", "notes"),
+    "statuslabel": ("id", "name", "type", "color", "show_in_nav", "default_label", "notes"),
+    "depreciation": ("id", "name", "months", "depreciation_min", "depreciation_type"),
+    "customfield": ("id", "name", "db_column_name", "element", "format", "field_values", "field_encrypted",
+                    "is_unique", "display_in_user_view", "auto_add_to_fieldsets", "show_in_listview",
+                    "display_checkin", "display_checkout", "display_audit", "help_text"),
+    "customfieldset": ("id", "name", "fields"),  # fields: [{"field": id, "required": bool, "order": n}]
+    "model": ("id", "name", "model_number", "manufacturer", "category", "min_amt", "eol", "requestable", "notes",
+              "depreciation", "fieldset"),
+    "group": ("id", "name", "permissions", "notes"),
+    "user": ("id", "username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
+             "external_id", "company", "department", "location", "manager", "groups", "is_active"),
+}
+
+
+#: The kinds whose ``manager`` (a user) is set once users are written.
+MANAGED_KINDS = ("location", "department")
+
+
+def link_managers(*, kind: str, managers: dict[Any, Any], tally: KindTally) -> int:
+    """Set the ``manager`` of imported locations or departments once users exist: ``managers`` maps a record's
+    Snipe-IT id to its manager's. A plain column write, idempotent, so ``--resume`` runs it again safely; a manager
+    who was not imported leaves the record without one and is noted. Returns how many were set."""
+    model = KINDS[kind].model
+    mapped = dict(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", "our_id"))
+    users = dict(SnipeitRecord.objects.filter(kind="user").values_list("snipeit_id", "our_id"))
+    linked = 0
+    for snipeit_id, manager in managers.items():
+        if manager is None or snipeit_id not in mapped:
+            continue
+        if manager not in users:
+            tally.notes.append(f"{kind} {snipeit_id}: its manager, user {manager}, is not imported")
+            continue
+        linked += model._default_manager.filter(pk=mapped[snipeit_id]).update(manager_id=users[manager])
+    return linked
+
+
+def _remembering_managers(rows: Iterable[dict[str, Any]], managers: dict[Any, Any]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        managers[row["id"]] = row.get("manager")
+        yield row
+
+
+def import_snipeit(*, source_url: str, options: dict[str, Any], read: Callable[[str], Iterable[dict[str, Any]]],
+                   resume: bool = False, merge: bool = False) -> tuple[SnipeitImport, list[KindTally]]:
+    """Write every kind of :data:`KINDS`, in order, from ``read(kind)`` (the rows of a kind as plain dicts: the
+    command's client and readers), then the managers; the run ends ``finished`` with its report. Stopped by an error
+    or Ctrl-C, the run is marked ``failed`` and the error goes on; killed, it stays ``running``: either way
+    ``resume=True`` continues it (every kind is read again, written records are skipped)."""
+    run = import_run_start(source_url=source_url, options=options, resume=resume, merge=merge)
+    tallies: list[KindTally] = []
+    managers: dict[str, dict[Any, Any]] = {kind: {} for kind in MANAGED_KINDS}
+    try:
+        for kind in KINDS:
+            rows = read(kind)
+            if kind in managers:
+                rows = _remembering_managers(rows, managers[kind])
+            tallies.append(write_kind(run=run, kind=kind, rows=rows))
+        by_kind = {tally.kind: tally for tally in tallies}
+        for kind, links in managers.items():
+            link_managers(kind=kind, managers=links, tally=by_kind[kind])
+    except BaseException:
+        import_run_finish(run=run, tallies=tallies, failed=True)
+        raise
+    return import_run_finish(run=run, tallies=tallies), tallies
