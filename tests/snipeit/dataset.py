@@ -258,6 +258,8 @@ def generate(  # noqa: PLR0915 (one straight walk through every kind reads bette
         "start_date": date(2020, 1, 1) + timedelta(days=n) if n % 2 else None, "end_date": None,
         "last_login": None, "deleted_at": None})
     ds.superuser_id = user_rows[0]["id"]
+    for user in user_rows[-2:]:  # soft-deleted people: gone from `/users`, still actors in the action log
+        user["deleted_at"] = user["updated_at"] + timedelta(days=10)
     for n, user in enumerate(user_rows[1:], start=1):
         if n > 3:
             user["manager_id"] = user_rows[1 + n % 3]["id"]
@@ -478,7 +480,8 @@ def _history(ds: Dataset, rng: random.Random, log_rows: int, stamp) -> None:
         action = actions[rng.randrange(len(actions))]
         user = users[rng.randrange(len(users))]
         when = asset["created_at"] + timedelta(minutes=rng.randrange(60 * 24 * 400))
-        extra: dict[str, Any] = {"created_by": users[rng.randrange(3)]["id"] if rng.random() < 0.3 else ds.superuser_id}
+        actor = users[rng.randrange(3)] if rng.random() < 0.3 else users[-1] if rng.random() < 0.02 else None
+        extra: dict[str, Any] = {"created_by": actor["id"] if actor else ds.superuser_id}
         if action in ("checkout", "checkin from"):
             extra.update(target_type="user", target_id=user["id"], note=f"Ticket #{rng.randrange(9999)} & co's")
         elif action == "update":
@@ -511,6 +514,8 @@ def _render(ds: Dataset) -> None:  # noqa: C901, PLR0915 (one renderer per trans
         tally = counters.get((kind, key))
         if tally is None:
             rows = live if kind == "live" else raw[kind].values()
+            if kind == "users":  # withCount() leaves soft-deleted users out
+                rows = [u for u in rows if u["deleted_at"] is None]
             tally = counters[(kind, key)] = Counter(r.get(key) for r in rows)
         return tally[value]
 

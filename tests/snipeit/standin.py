@@ -261,15 +261,21 @@ class SnipeitStandin:
             rows = self._rows[kind]
             if not rows:
                 return
-            newest = max(rows)
-            row = copy.deepcopy(rows[newest])
-            row["id"] = newest + 2
+            alive = [i for i, r in rows.items() if not r.get("deleted_at")]
+            if not alive:
+                return
+            row = copy.deepcopy(rows[max(alive)])
+            row["id"] = max(rows) + 2
             n = len(self.drifted.setdefault(kind, [])) + 1
             stamp = dt(datetime(2026, 1, 16, 8, 0, 0) + timedelta(minutes=n))
             row["created_at"] = row["updated_at"] = stamp
             for name_key in ("name", "asset_tag", "username"):
                 if isinstance(row.get(name_key), str):
                     row[name_key] = f"{row[name_key]} drift {n}"
+            unique = {f["db_column"] for f in self.dataset.raw["fields"].values() if f["is_unique"]}
+            for value in (row.get("custom_fields") or {}).values():
+                if value["field"] in unique:  # a copy must not break a unique field
+                    value["value"] = ""
             rows[row["id"]] = row
             self._blobs[kind][row["id"]] = _json(row)
             self.drifted[kind].append(row["id"])

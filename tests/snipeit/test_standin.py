@@ -184,8 +184,13 @@ def test_sub_lists_and_files(snipeit_standin, snipeit_dataset):
 
 
 def test_paging_by_id_reads_every_listed_record_once(snipeit_standin, snipeit_dataset):
+    users = snipeit_dataset.rows["users"]
     rows = read_all(snipeit_standin, "/api/v1/users", limit=7)
-    assert [r["id"] for r in rows] == sorted(snipeit_dataset.rows["users"])
+    assert [r["id"] for r in rows] == sorted(i for i, u in users.items() if not u["deleted_at"])
+    deleted = read_all(snipeit_standin, "/api/v1/users?deleted=true", limit=7)
+    assert deleted and all(r["deleted_at"] for r in deleted)
+    actors = {r["created_by"]["id"] for r in snipeit_dataset.rows["activity"].values() if r["created_by"]}
+    assert actors & {r["id"] for r in deleted}  # the log names people the user list no longer shows
     log = read_all(snipeit_standin, "/api/v1/reports/activity", limit=500)
     assert len(log) == len(snipeit_dataset.rows["activity"])
 
@@ -193,11 +198,11 @@ def test_paging_by_id_reads_every_listed_record_once(snipeit_standin, snipeit_da
 def test_limit_is_capped_and_offset_clamped_like_snipeit(snipeit_dataset):
     with SnipeitStandin(snipeit_dataset, token="t", max_results=20) as standin:
         _, _, page = get(standin, "/api/v1/users?limit=1000", token="t")
-        assert len(page["rows"]) == 20 and page["total"] == len(snipeit_dataset.rows["users"])
+        assert len(page["rows"]) == 20 and page["total"] == len(snipeit_dataset.rows["users"]) - 2  # 2 deleted
         _, _, page = get(standin, "/api/v1/users?limit=abc", token="t")
         assert len(page["rows"]) == 20
         _, _, page = get(standin, "/api/v1/users?offset=100000", token="t")
-        assert page["rows"] == [] and page["total"] == len(snipeit_dataset.rows["users"])
+        assert page["rows"] == [] and page["total"] == len(snipeit_dataset.rows["users"]) - 2
 
 
 def test_default_sort_is_created_at_descending(snipeit_standin, snipeit_dataset):
@@ -260,7 +265,8 @@ def test_drift_shifts_offset_pages_but_not_id_pages(snipeit_dataset):
     with SnipeitStandin(snipeit_dataset, token=SNIPEIT_TOKEN, drift=True) as standin:
         by_id = [r["id"] for r in read_all(standin, "/api/v1/users", limit=10)]
         assert len(by_id) == len(set(by_id))
-        assert set(by_id) == set(snipeit_dataset.rows["users"]) | set(standin.drifted["users"])
+        live = {i for i, u in snipeit_dataset.rows["users"].items() if not u["deleted_at"]}
+        assert set(by_id) == live | set(standin.drifted["users"])
         assert len(by_id) > before
     assert len(snipeit_dataset.rows["users"]) == before  # the shared data set is untouched
 
