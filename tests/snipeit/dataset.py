@@ -143,7 +143,7 @@ def generate(  # noqa: PLR0915 (one straight walk through every kind reads bette
     assets: int = 200,
     log_rows: int = 1000,
     users: int | None = None,
-    custom_fields: int = 6,
+    custom_fields: int = 10,
 ) -> Dataset:
     """Build a deterministic data set with every kind the importer reads."""
     rng = random.Random(seed)
@@ -416,7 +416,7 @@ def generate(  # noqa: PLR0915 (one straight walk through every kind reads bette
 
 
 def _custom_value(f: Raw, n: int, rng: random.Random) -> str | None:
-    if n % 9 == 4:
+    if n % 9 == 4 and not f["required"]:
         return None
     fmt = f["format"]
     if fmt == "MAC":

@@ -343,3 +343,33 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
         pass
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m tests.snipeit.standin --assets 1000`: serve a data set by hand, to try the importer against it."""
+    import argparse
+    import os
+
+    from tests.snipeit.dataset import generate
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--assets", type=int, default=200)
+    parser.add_argument("--log-rows", type=int, default=1000)
+    parser.add_argument("--port", type=int, default=8099)
+    parser.add_argument("--rate-limit-every", type=int, default=None)
+    parser.add_argument("--drift", action="store_true")
+    args = parser.parse_args(argv)
+    token = os.environ.get("SNIPEIT_TOKEN", "snipeit-test-token-not-a-secret")
+    dataset = generate(seed=args.seed, assets=args.assets, log_rows=args.log_rows)
+    standin = SnipeitStandin(dataset, token=token, rate_limit_every=args.rate_limit_every, drift=args.drift,
+                             port=args.port).start()
+    print(f"Snipe-IT stand-in at {standin.url} (token from SNIPEIT_TOKEN or the test default); Ctrl-C stops it")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        standin.stop()
+
+
+if __name__ == "__main__":
+    main()

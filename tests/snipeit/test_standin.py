@@ -130,6 +130,10 @@ def test_asset_shape_escaping_dates_and_custom_fields_by_label(snipeit_standin, 
     assert set(body["custom_fields"]) == labels  # keyed by the label, unescaped ("Owner's Note")
     note = body["custom_fields"]["Owner's Note"]
     assert note["field"].startswith("_snipeit_owners_note_") and note["element"] == "textarea"
+    url = body["custom_fields"]["Asset URL"]
+    assert url["value"].endswith("?x=1&amp;y=2") and url["field_format"] == "URL"
+    when = body["custom_fields"]["Warranty Start"]
+    assert when["value"] == asset["custom"][when["field"]]  # DATE values in the display format (Y-m-d)
     secret = next(f for f in fields.values() if f["field_encrypted"])
     assert body["custom_fields"][secret["name"]]["value"] == asset["custom"][secret["db_column"]]  # a super user
 
