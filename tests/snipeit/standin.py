@@ -97,7 +97,9 @@ class SnipeitStandin:
         self._blobs = {kind: {i: _json(r) for i, r in rows.items()} for kind, rows in self._rows.items()}
         self._sub_blobs = {key: [_json(r) for r in rows] for key, rows in dataset.sub.items()}
         self._orders: dict[tuple[str, str, str, str], list[int]] = {}
-        self._me = self._blobs["users"][dataset.superuser_id]
+        # Two shows that differ from the list's record in Snipe-IT: `users/me` and `companies/{id}` load no counts.
+        self._me = _json(_zero_counts(self._rows["users"][dataset.superuser_id]))
+        self._show_blobs = {"companies": {i: _json(_zero_counts(r)) for i, r in self._rows["companies"].items()}}
 
     # -- lifecycle ---------------------------------------------------------------------------------------------
 
@@ -140,7 +142,7 @@ class SnipeitStandin:
         path = unquote(parts.path).rstrip("/")
         query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
         route = self._route_name(path)
-        if method != "GET":
+        if method not in ("GET", "HEAD"):
             return 405, {}, _json(envelope("error", "Method not allowed")), route
         if headers.get("Authorization", "") != f"Bearer {self.token}":
             return 401, {}, _json({"error": "Unauthorized or unauthenticated."}), route
@@ -185,7 +187,7 @@ class SnipeitStandin:
         return 404, {}, _json({"status": "error", "message": FALLBACK_404, "payload": None})
 
     def _show(self, kind: str, ident: int) -> tuple[int, dict[str, str], bytes]:
-        blob = self._blobs[kind].get(ident)
+        blob = self._show_blobs.get(kind, self._blobs[kind]).get(ident)
         if blob is None:
             return 200, {}, _json(envelope("error", NOT_FOUND.get(kind, f"{LIST_KINDS[kind]} not found")))
         return 200, {}, blob
@@ -306,6 +308,10 @@ class SnipeitStandin:
         filename, content = found
         return 200, {"Content-Type": "application/octet-stream",
                      "Content-Disposition": f'attachment; filename="{filename}"'}, content
+
+
+def _zero_counts(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: 0 if k.endswith("_count") else v for k, v in row.items()}
 
 
 def _sort_value(value: Any) -> Any:

@@ -152,6 +152,7 @@ def test_checkouts_of_each_kind_render_as_snipeit_does(snipeit_standin, snipeit_
 def test_user_field_and_seat_shapes(snipeit_standin, snipeit_dataset):
     _, _, me = get(snipeit_standin, "/api/v1/users/me")
     assert list(me) == USER_KEYS and me["permissions"] == {"superuser": "1"}
+    assert me["id"] == snipeit_dataset.superuser_id and me["assets_count"] == 0  # Snipe-IT loads no counts here
     _, _, fields = get(snipeit_standin, "/api/v1/fields")
     assert all(list(f) == FIELD_KEYS for f in fields["rows"])
     assert "field_encrypted" not in fields["rows"][0]  # Snipe-IT's API never shows the flag
@@ -290,5 +291,6 @@ def test_strings_are_html_escaped_like_laravel_e(snipeit_standin, snipeit_datase
     _, _, body = get(snipeit_standin, f"/api/v1/companies/{company_id}")
     assert body["name"] == "O&#039;Brien &amp; Sons Company 0"
     assert body["notes"] == "Owner&#039;s note &amp; more"
+    assert body["users_count"] == 0 < snipeit_dataset.rows["companies"][company_id]["users_count"]  # show: no counts
     location = next(r for r in snipeit_dataset.rows["locations"].values() if "R&amp;D" in r["name"])
     assert location["name"].startswith("R&amp;D &lt;lab&gt;")
