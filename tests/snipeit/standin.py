@@ -47,10 +47,11 @@ NOT_FOUND = {
     "consumables": "Consumable does not exist.",
 }
 # Sub-lists: (kind, name) -> paging: "api" (limit/offset like the index), "fifty" (offset 0, limit 50, no cap;
-# `accessories/{id}/checkedout`, `components/{id}/assets`), "all" (no paging at all).
+# `accessories/{id}/checkedout`, `components/{id}/assets`), "all" (no paging at all), "seats" (LicenseSeatsController:
+# always sorted by `updated_at`, and an offset at or past the end starts again at 0).
 SUB_LISTS = {
     ("accessories", "checkedout"): "fifty", ("components", "assets"): "fifty", ("consumables", "users"): "all",
-    ("licenses", "seats"): "api", ("kits", "models"): "all", ("kits", "licenses"): "all",
+    ("licenses", "seats"): "seats", ("kits", "models"): "all", ("kits", "licenses"): "all",
     ("kits", "consumables"): "all", ("kits", "accessories"): "all", ("hardware", "files"): "api",
     ("users", "files"): "api",
 }
@@ -285,9 +286,20 @@ class SnipeitStandin:
 
     def _sub_list(self, kind: str, ident: int, name: str, query: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
         if ident not in self._blobs[kind]:
-            return 200, {}, _json(envelope("error", NOT_FOUND.get(kind, f"{LIST_KINDS[kind]} not found")))
+            if (kind, name) == ("licenses", "seats"):
+                message = "License does not exist or you do not have permission to view it."
+            else:
+                message = f"{LIST_KINDS[kind]} not found"  # findOrFail()
+            return 200, {}, _json(envelope("error", message))
         blobs = self._sub_blobs.get((kind, ident, name), [])
         paging = SUB_LISTS[(kind, name)]
+        if paging == "seats":
+            seats = self.dataset.sub.get((kind, ident, name), [])
+            order = sorted(range(len(seats)), key=lambda i: (seats[i]["updated_at"]["datetime"], seats[i]["id"]),
+                           reverse=query.get("order") != "asc")
+            offset, limit = self._limits(query, len(seats))
+            offset = 0 if offset >= len(seats) else offset
+            return 200, {}, self._page([blobs[i] for i in order[offset:offset + limit]], len(seats))
         if paging == "all":
             return 200, {}, self._page(blobs, len(blobs))
         if paging == "fifty":

@@ -160,6 +160,10 @@ def test_user_field_and_seat_shapes(snipeit_standin, snipeit_dataset):
     _, _, seats = get(snipeit_standin, f"/api/v1/licenses/{license_id}/seats")
     assert seats["total"] == snipeit_dataset.raw["licenses"][license_id]["seats"]
     assert all(list(s) == SEAT_KEYS for s in seats["rows"])
+    stamps = [s["updated_at"]["datetime"] for s in seats["rows"]]
+    assert stamps == sorted(stamps, reverse=True)  # seats sort by updated_at only, whatever `sort` says
+    _, _, past_end = get(snipeit_standin, f"/api/v1/licenses/{license_id}/seats?offset={seats['total']}")
+    assert past_end["rows"] == seats["rows"]  # Snipe-IT starts again at 0: stop on `total`, not on an empty page
 
 
 def test_sub_lists_and_files(snipeit_standin, snipeit_dataset):
