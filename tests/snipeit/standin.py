@@ -172,7 +172,8 @@ class SnipeitStandin:
         if parts == ["users", "me"]:
             return 200, {}, self._me
         if parts == ["reports", "activity"]:
-            return self._list("activity", query)
+            status, _, body = self._list("activity", query)
+            return status, {"Content-Type": "application/json;charset=utf8"}, body  # ReportsController's own header
         kind = parts[0]
         if kind in LIST_KINDS:
             if len(parts) == 1:

@@ -53,7 +53,7 @@ def get(standin: SnipeitStandin, path: str, token: str | None = SNIPEIT_TOKEN) -
             status, head, body = response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         status, head, body = error.code, dict(error.headers), error.read()
-    is_json = head.get("Content-Type") == "application/json"
+    is_json = head.get("Content-Type", "").startswith("application/json")
     return status, head, json.loads(body) if is_json else body
 
 
