@@ -353,10 +353,12 @@ def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log
 
 
 @transaction.atomic
-def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
+def user_update(*, actor: User, user: User, data: dict[str, Any], log: bool = True) -> User:
     """Partial update of ``user`` (already limited to what ``actor`` may see). Guards, in order: the row is live;
     ``actor`` does not take over a user with more rights; rule 8 for the company; permissions and groups; no
-    self-deactivation; the manager (:func:`checked_manager`). Deactivating revokes every token of the user."""
+    self-deactivation; the manager (:func:`checked_manager`). Deactivating revokes every token of the user.
+    ``log=False`` is the Snipe-IT import's (issue 31: it sets users' managers once every user is written, and imports
+    the history instead of logging the change)."""
     if data.get("manager") is not None:
         _serialise_manager_changes()
     user = lock_or_not_found(User, user, lambda: NotFoundError(USER_NOT_FOUND))
@@ -431,7 +433,7 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
     perms.forget_permissions(user)
     if not user.is_active:
         revoke_all_tokens_of(user)
-    if changes:
+    if changes and log:
         _user_log(action="update", actor=actor, user=user, meta=changes)
     return user
 

@@ -165,6 +165,21 @@ def test_the_service_checks_what_the_serializer_does_not(superuser, boss):
     assert refused.value.message_dict == {"manager_id": [services.OWN_MANAGER]}
 
 
+def test_the_import_sets_managers_unlogged_with_the_same_checks(fmcs_on, company, other_company):
+    """The Snipe-IT import (issue 31) writes every user first, then their managers through ``user_update`` with its
+    row-less super user actor and ``log=False`` (Snipe-IT's history is imported instead)."""
+    from inventory.snipeit.importer import IMPORT_ACTOR
+
+    boss = UserFactory(company=other_company)
+    person = UserFactory(company=company)
+    services.user_update(actor=IMPORT_ACTOR, user=person, data={"manager": boss}, log=False)
+    person.refresh_from_db()
+    assert person.manager == boss and not ActionLog.objects.filter(item_type="user").exists()
+    with pytest.raises(ValidationError) as refused:
+        services.user_update(actor=IMPORT_ACTOR, user=boss, data={"manager": person}, log=False)
+    assert refused.value.message_dict == {"manager_id": [services.MANAGER_LOOP]}
+
+
 def test_a_manager_of_live_users_cannot_be_deleted(token_client, boss):
     """Snipe-IT's DeleteUserRequest ``managed_users``; a deleted report does not count."""
     report = UserFactory(manager=boss)
