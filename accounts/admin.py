@@ -144,13 +144,17 @@ class UserAdmin(SoftDeleteAdminMixin, ServiceAdminMixin, DjangoUserAdmin):
     fieldsets = [
         (None, {"fields": ["username", "password"]}),
         ("Person", {"fields": ["first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes"]}),
-        ("Access", {"fields": ["is_active", "company", "department", "location", "groups", "permissions"]}),
+        ("Access", {"fields": ["is_active", "company", "department", "location", "manager", "groups",
+                               "permissions"]}),
         # ldap_import: set only by the directory sync and sign-in (docs/directory.md), never by hand
         ("Dates", {"fields": ["last_login", "created_at", "deleted_at", "ldap_import"]}),
     ]
     add_fieldsets = [(None, {"classes": ["wide"], "fields": ["username", "first_name", "last_name", "email",
                                                              "password1", "password2"]})]
     readonly_fields = ["last_login", "created_at", "deleted_at", "ldap_import", "permissions_overview"]
+    #: The manager is picked like a department's (issue 31): the picker finds people by name, within the admin's
+    #: company; ``user_update`` refuses the user themselves, a loop and anyone the admin may not see.
+    autocomplete_fields = ["manager"]
 
     def get_fieldsets(self, request, obj=None):
         """Without the change right (an administrator views users to pick them), the page is read-only: the password

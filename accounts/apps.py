@@ -18,9 +18,23 @@ class AccountsConfig(AppConfig):
         register_hook("permission_checker", has_access)
         register_hook("permission_keys", PERMISSION_KEY_SET)
         register_company_count(CountedKind("users_count", "accounts.User"))
+        register_managed_users()
         register_file_kinds()
         register_portal_pages()
         hide_internal_admins()
+
+
+def register_managed_users() -> None:
+    """A user who still manages live users cannot be deleted (Snipe-IT's ``DeleteUserRequest`` ``managed_users``,
+    issue 31): their reports would keep a deleted manager."""
+    from accounts.holdings import UserHolding, register_user_holding
+
+    register_user_holding(UserHolding(
+        name="managed_users", model_label="accounts.User", user_field="manager",
+        blocks_delete=("This user still manages another user. Please select another manager for that user first.",
+                       "This user still manages :count users. Please select another manager for them first."),
+        messages_key="managed_users", code="user_manages_users", company_field=None,
+    ))
 
 
 def register_portal_pages() -> None:

@@ -161,6 +161,11 @@ class User(AbstractBaseUser):
     department = models.ForeignKey(
         Department, null=True, blank=True, on_delete=models.SET_NULL, related_name="users"
     )
+    #: The person's manager (Snipe-IT's ``manager_id``, issue 31): a live user of a company the caller may see, never
+    #: the user themselves nor one of the people they manage (``accounts.services.checked_manager``).
+    manager = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    )
     permissions = models.JSONField(default=dict, blank=True)
     groups = models.ManyToManyField(PermissionGroup, blank=True, related_name="users")
     created_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 
@@ -20,6 +20,7 @@ from assetsvc.conf import app_settings
 from assetsvc.exceptions import ConflictError, InvalidInputError, NotFoundError
 from assetsvc.services import lock_or_not_found, save_unique
 from assetsvc.site import get_site_settings
+from assetsvc.typing import Actor
 from companies.querysets import may_manage_user_companies
 
 PERSONAL_CLIENT_NAME = "Personal Access Client"
@@ -136,6 +137,16 @@ MULTI_COMPANY_ITEMS = (
 )
 USERNAME_TAKEN = "The username must be unique."
 GROUP_NOT_FOUND = "Group not found"
+#: Laravel's ``exists`` words, as for the other ids a user refers to (an unknown, deleted or invisible user).
+MANAGER_NOT_FOUND = "The selected manager id is invalid."
+#: Snipe-IT's words (``UsersController::update``).
+OWN_MANAGER = "You cannot be your own manager"
+MANAGER_LOOP = "This user is managed, directly or through others, by the user: a manager cannot report to them."
+#: The advisory-lock key of manager changes (any constant unique to this purpose): two concurrent changes (A gets
+#: manager B, B gets manager A) would each pass the loop check alone.
+MANAGER_CHAIN_LOCK = 0x6D616E616765725F & 0x7FFFFFFFFFFFFFFF
+#: How many managers up the loop check follows before giving up (a safety net: a stored loop cannot be made here).
+MAX_MANAGER_DEPTH = 1000
 GROUP_NAME_TAKEN = "The name has already been taken."
 USER_FIELDS = ("first_name", "last_name", "username", "email", "employee_num", "jobtitle", "phone", "notes",
                "external_id")
@@ -260,6 +271,38 @@ def _locked_department(department: Department | None) -> Department | None:
         {"department_id": ["The selected department id is invalid."]}))
 
 
+def _serialise_manager_changes() -> None:
+    """One transaction-level lock for all manager changes (PostgreSQL advisory lock; SQLite serialises every writer
+    anyway), taken before any user row is locked, so two crossing changes wait for each other instead of both
+    passing the loop check or deadlocking on each other's rows."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [MANAGER_CHAIN_LOCK])
+
+
+def checked_manager(*, actor: Actor, user: User | None, manager: User | None) -> User | None:
+    """The manager ``user`` (None: a new user) is given, checked and locked until the transaction ends: a live user
+    ``actor`` may see (else the unknown-id error, so another company's people are not revealed), not ``user``
+    themselves (Snipe-IT's ``cant_manage_self``), and not someone ``user`` manages, directly or through others (a
+    loop; Snipe-IT does not check). The API, the admin and the Snipe-IT import all pass here."""
+    if manager is None:
+        return None
+    manager_pk = getattr(manager, "pk", manager)
+    if user is not None and user.pk is not None and manager_pk == user.pk:
+        raise ValidationError({"manager_id": [OWN_MANAGER]})
+    manager = lock_or_not_found(User.objects.restrict(actor).alive(), manager_pk,
+                                lambda: ValidationError({"manager_id": [MANAGER_NOT_FOUND]}))
+    if user is None or user.pk is None:
+        return manager  # nobody reports to a user not yet saved
+    above, seen = manager.manager_id, {manager.pk}
+    while above is not None and above not in seen and len(seen) < MAX_MANAGER_DEPTH:
+        if above == user.pk:
+            raise ValidationError({"manager_id": [MANAGER_LOOP]})
+        seen.add(above)
+        above = User.objects.filter(pk=above).values_list("manager_id", flat=True).first()
+    return manager
+
+
 def _save_user(user: User) -> None:
     # a concurrent write took the username first
     save_unique(user, lambda exc: ValidationError({"username": [USERNAME_TAKEN]}))
@@ -286,12 +329,14 @@ def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log
 
     department = _locked_department(data.get("department"))
     ensure_department_fits(department=department, company_id=company_id)
+    manager = checked_manager(actor=actor, user=None, manager=data.get("manager"))
 
     user = User(
         **{field: data[field] for field in USER_FIELDS if field in data and data[field] is not None},
         company_id=company_id,
         location=data.get("location"),
         department=department,
+        manager=manager,
         is_active=data.get("activated", True),
         permissions=permissions,
         created_by=actor if actor.pk else None,
@@ -308,10 +353,14 @@ def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log
 
 
 @transaction.atomic
-def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
+def user_update(*, actor: User, user: User, data: dict[str, Any], log: bool = True) -> User:
     """Partial update of ``user`` (already limited to what ``actor`` may see). Guards, in order: the row is live;
     ``actor`` does not take over a user with more rights; rule 8 for the company; permissions and groups; no
-    self-deactivation. Deactivating revokes every token of the user."""
+    self-deactivation; the manager (:func:`checked_manager`). Deactivating revokes every token of the user.
+    ``log=False`` is the Snipe-IT import's (issue 31: it sets users' managers once every user is written, and imports
+    the history instead of logging the change)."""
+    if data.get("manager") is not None:
+        _serialise_manager_changes()
     user = lock_or_not_found(User, user, lambda: NotFoundError(USER_NOT_FOUND))
     if user.deleted_at is not None:
         raise ConflictError(USER_DELETED, code="user_deleted", messages={"deleted_at": [USER_DELETED]})
@@ -362,6 +411,11 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
         user.location = new_location
         # Snipe-IT moves the assets checked out to the user along with them.
         move_held_items(user, new_location)
+    if "manager" in data:
+        manager = checked_manager(actor=actor, user=user, manager=data["manager"])
+        new_manager_id = manager.pk if manager is not None else None
+        change("manager_id", user.manager_id, new_manager_id)
+        user.manager = manager
     if "activated" in data:
         change("activated", user.is_active, data["activated"])
         user.is_active = data["activated"]
@@ -379,7 +433,7 @@ def user_update(*, actor: User, user: User, data: dict[str, Any]) -> User:
     perms.forget_permissions(user)
     if not user.is_active:
         revoke_all_tokens_of(user)
-    if changes:
+    if changes and log:
         _user_log(action="update", actor=actor, user=user, meta=changes)
     return user
 

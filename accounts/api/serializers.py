@@ -92,6 +92,7 @@ class UserProfileSerializer(serializers.Serializer):
     last_name = serializers.CharField(read_only=True)
     username = serializers.CharField(read_only=True)
     employee_num = serializers.CharField(read_only=True, allow_null=True)
+    manager = UserBriefField(help_text="The user's manager; null without one, or when another company's person.")
     email = serializers.CharField(read_only=True)
     jobtitle = serializers.CharField(read_only=True, allow_null=True)
     phone = serializers.CharField(read_only=True, allow_null=True)
@@ -130,6 +131,8 @@ class UserProfileSerializer(serializers.Serializer):
             "last_name": user.last_name,
             "username": user.username,
             "employee_num": user.employee_num,
+            # Snipe-IT's {id, name}; a manager of another company is hidden like any person of it (issue 31)
+            "manager": person_brief(user.manager, limit),
             "email": user.email,
             "jobtitle": user.jobtitle or None,
             "phone": user.phone or None,

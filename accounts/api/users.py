@@ -59,6 +59,10 @@ class UserWriteSerializer(ApiSerializer):
                                                allow_null=True, source="location")
     department_id = ScopedPrimaryKeyRelatedField(queryset=Department.objects.all(), required=False,
                                                  allow_null=True, source="department")
+    #: Who manages the user (issue 31): a live user the caller may see; ``accounts.services.checked_manager`` also
+    #: refuses the user themselves and a loop.
+    manager_id = ScopedPrimaryKeyRelatedField(queryset=User.objects.alive(), required=False, allow_null=True,
+                                              source="manager")
     permissions = PermissionsField()
     groups = GroupsField()
 
@@ -83,6 +87,7 @@ class UserFilterSet(django_filters.FilterSet):
     company_id = IdFilter(field_name="company_id")
     location_id = IdFilter(field_name="location_id")
     department_id = IdFilter(field_name="department_id")
+    manager_id = IdFilter(field_name="manager_id")
     group_id = IdFilter(method="filter_group")
     email = django_filters.CharFilter(field_name="email", lookup_expr="iexact")
     username = django_filters.CharFilter(field_name="username", lookup_expr="iexact")
@@ -97,8 +102,8 @@ class UserFilterSet(django_filters.FilterSet):
 
     class Meta:
         model = User
-        fields = ["activated", "company_id", "location_id", "department_id", "group_id", "email", "username",
-                  "first_name", "last_name", "employee_num", "created_by", "ldap_import", "leavers"]
+        fields = ["activated", "company_id", "location_id", "department_id", "manager_id", "group_id", "email",
+                  "username", "first_name", "last_name", "employee_num", "created_by", "ldap_import", "leavers"]
 
     def filter_leavers(self, queryset, name, value):
         if value is None:
@@ -149,6 +154,7 @@ class UserViewSet(SelectListMixin, ApiViewSet):
         "company": "company__name",
         "location": "location__name",
         "department": "department__name",
+        "manager": ("manager__first_name", "manager__last_name"),
     }
 
     def get_queryset(self):
@@ -156,7 +162,7 @@ class UserViewSet(SelectListMixin, ApiViewSet):
             return super().get_queryset().alive()
         queryset = (
             super().get_queryset().with_counts(self.request.user)
-            .select_related("company", "location", "department", "created_by").prefetch_related("groups")
+            .select_related("company", "location", "department", "manager", "created_by").prefetch_related("groups")
         )
         if self.action == "list":
             params = self.request.query_params
@@ -179,7 +185,7 @@ class UserViewSet(SelectListMixin, ApiViewSet):
 
     def _record(self, user: User) -> dict:
         fresh = User.objects.with_counts(self.request.user).select_related(
-            "company", "location", "department", "created_by").prefetch_related("groups").get(pk=user.pk)
+            "company", "location", "department", "manager", "created_by").prefetch_related("groups").get(pk=user.pk)
         return self.get_serializer(fresh).data
 
     def _write_input(self) -> dict[str, Any]:

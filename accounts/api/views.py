@@ -53,6 +53,6 @@ class CurrentUserView(ApiView):
 
     @extend_schema(operation_id="users_me", responses={200: UserProfileSerializer})
     def get(self, request):
-        user = (User.objects.select_related("company", "location", "department").prefetch_related("groups")
-                .get(pk=request.user.pk))
+        user = (User.objects.select_related("company", "location", "department", "manager", "created_by")
+                .prefetch_related("groups").get(pk=request.user.pk))
         return Response(UserProfileSerializer(user, context={"request": request}).data)
