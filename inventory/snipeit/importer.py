@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from accounts.departments import department_create
 from accounts.models import Department, PermissionGroup, User
+from accounts.permissions import PERMISSION_KEY_SET
 from accounts.services import group_create, user_create
 from assetsvc.exceptions import DomainError
 from companies.models import Company
@@ -86,6 +87,7 @@ VERIFY_LATER = "--verify (comparing Snipe-IT with this service field by field) i
 NOT_YET = ("not imported yet (later steps of issue 31), so not read: {kinds}. `--dry-run` counts them.")
 DELETED_USERS = ("deleted in Snipe-IT, imported deactivated (our users have no deleted state; the action log names "
                  "them as actors): {ids}")
+WITHOUT = "{label} imported without {fields}: {why}"
 DELETED_LIVE = "deleted in Snipe-IT, imported as live records (no deleted state here yet): {ids}"
 FIELD_FLAGS_UNKNOWN = ("Snipe-IT did not send the custom fields' field_encrypted, is_unique and help_text (Snipe-IT 8 "
                        "leaves them out): imported as not encrypted and not unique")
@@ -210,6 +212,50 @@ def _why(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
+REFUSED = (ValidationError, DomainError, PermissionDenied)
+
+#: Fields a record is imported without (with a note) when our checks refuse only them: Snipe-IT accepted values this
+#: service refuses (a user in a department of another company, a phone number under 7 characters, a permission key
+#: we do not know), and losing the field is better than losing the record and everything that refers to it. Of
+#: ``permissions`` only the unknown keys are dropped.
+DROPPABLE: dict[str, tuple[str, ...]] = {
+    "company": ("phone", "fax", "email"),
+    "location": ("phone", "fax", "currency", "ldap_ou"),
+    "department": ("phone", "fax", "location_id"),
+    "manufacturer": ("url", "support_url", "warranty_lookup_url", "support_phone", "support_email"),
+    "supplier": ("phone", "fax", "email", "url", "contact"),
+    "group": ("permissions",),
+    "user": ("department_id", "location_id", "email", "phone", "employee_num", "jobtitle", "permissions"),
+}
+
+
+def _write_one(run: SnipeitImport, kind: str, spec: KindSpec, record: dict[str, Any]) -> None:
+    with transaction.atomic():
+        obj = spec.write(dict(record), IMPORT_ACTOR)
+        SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=record["id"], our_id=obj.pk)
+
+
+def _without_refused(kind: str, record: dict[str, Any], exc: Exception) -> tuple[list[str], dict[str, Any]]:
+    """The fields of ``record`` that ``exc`` refuses, when all of them may be dropped (:data:`DROPPABLE`), and the
+    record without them; ``([], record)`` when the record cannot be saved that way."""
+    if isinstance(exc, ValidationError) and hasattr(exc, "error_dict"):
+        names = list(exc.error_dict)
+    elif isinstance(exc, DomainError) and isinstance(getattr(exc, "messages", None), dict):
+        names = list(exc.messages)
+    else:
+        return [], record
+    fields = [name if name in record or f"{name}_id" not in record else f"{name}_id" for name in names]
+    if not fields or any(name not in DROPPABLE.get(kind, ()) or name not in record for name in fields):
+        return [], record
+    lesser = {key: value for key, value in record.items() if key not in fields}
+    dropped = [name for name in fields if name != "permissions"]
+    if "permissions" in fields:
+        granted = record["permissions"] or {}
+        lesser["permissions"] = {key: value for key, value in granted.items() if key in PERMISSION_KEY_SET}
+        dropped += [f"permission {key}" for key in granted if key not in PERMISSION_KEY_SET]
+    return dropped, lesser
+
+
 def _skip(tally: KindTally, kind: str, row: dict[str, Any], why: str) -> None:
     tally.skipped.append(Skipped(KINDS_BY_NAME[kind].label(row), why, row.get("id")))
 
@@ -248,7 +294,6 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
     spec = KINDS[kind]
     tally = (report or ImportReport()).tally(kind)
     done = set(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", flat=True))
-    actor = IMPORT_ACTOR
     fields = KIND_FIELDS[kind]
     deleted: list[Any] = []
     rows = spec.order(rows, tally) if spec.order else rows
@@ -263,13 +308,20 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
         if holder is not None:  # never overwrite: a save with a taken pk would UPDATE that row
             _skip(tally, kind, row, ID_TAKEN.format(id=snipeit_id, what=str(holder)))
             continue
+        record = {key: row[key] for key in fields if key in row}
         try:
-            with transaction.atomic():
-                obj = spec.write({key: row[key] for key in fields if key in row}, actor)
-                SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=snipeit_id, our_id=obj.pk)
-        except (ValidationError, DomainError, PermissionDenied) as exc:
-            _skip(tally, kind, row, _why(exc))
-            continue
+            _write_one(run, kind, spec, record)
+        except REFUSED as exc:
+            dropped, lesser = _without_refused(kind, record, exc)
+            try:
+                if not dropped:
+                    raise
+                _write_one(run, kind, spec, lesser)
+            except REFUSED as again:
+                _skip(tally, kind, row, _why(again))
+                continue
+            tally.notes.append(WITHOUT.format(label=KINDS_BY_NAME[kind].label(row), fields=", ".join(dropped),
+                                              why=_why(exc)))
         done.add(snipeit_id)
         tally.imported += 1
     if deleted:
