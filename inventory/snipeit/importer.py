@@ -85,10 +85,7 @@ PARENT_LOOP = "its parent locations form a loop"
 NO_USER_MANAGER = "a user's manager is not kept: this service's users have no manager (yet)"
 VERIFY_LATER = "--verify (comparing Snipe-IT with this service field by field) is not implemented yet."
 NOT_YET = ("not imported yet (later steps of issue 31), so not read: {kinds}. `--dry-run` counts them.")
-DELETED_USERS = ("deleted in Snipe-IT, imported deactivated (our users have no deleted state; the action log names "
-                 "them as actors): {ids}")
 WITHOUT = "{label} imported without {fields}: {why}"
-DELETED_LIVE = "deleted in Snipe-IT, imported as live records (no deleted state here yet): {ids}"
 FIELD_FLAGS_UNKNOWN = ("Snipe-IT did not send the custom fields' field_encrypted, is_unique and help_text (Snipe-IT 8 "
                        "leaves them out): imported as not encrypted and not unique")
 
@@ -229,9 +226,14 @@ DROPPABLE: dict[str, tuple[str, ...]] = {
 }
 
 
-def _write_one(run: SnipeitImport, kind: str, spec: KindSpec, record: dict[str, Any]) -> None:
+def _write_one(run: SnipeitImport, kind: str, spec: KindSpec, record: dict[str, Any], *, deleted_at: Any) -> None:
+    """One record and its ``SnipeitRecord`` in one transaction. A record deleted in Snipe-IT (manufacturers, models
+    and users are read deleted too) is created through its service, then marked deleted with Snipe-IT's date: the
+    services create live records only, and deleted ones must keep their ids (the action log and assets name them)."""
     with transaction.atomic():
         obj = spec.write(dict(record), IMPORT_ACTOR)
+        if deleted_at:
+            spec.model._default_manager.filter(pk=obj.pk).update(deleted_at=deleted_at)
         SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=record["id"], our_id=obj.pk)
 
 
@@ -295,12 +297,9 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
     tally = (report or ImportReport()).tally(kind)
     done = set(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", flat=True))
     fields = KIND_FIELDS[kind]
-    deleted: list[Any] = []
     rows = spec.order(rows, tally) if spec.order else rows
     for row in rows:
         snipeit_id = row["id"]
-        if row.get("deleted_at"):
-            deleted.append(snipeit_id)
         if snipeit_id in done:
             tally.resumed += 1
             continue
@@ -310,13 +309,13 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
             continue
         record = {key: row[key] for key in fields if key in row}
         try:
-            _write_one(run, kind, spec, record)
+            _write_one(run, kind, spec, record, deleted_at=row.get("deleted_at"))
         except REFUSED as exc:
             dropped, lesser = _without_refused(kind, record, exc)
             try:
                 if not dropped:
                     raise
-                _write_one(run, kind, spec, lesser)
+                _write_one(run, kind, spec, lesser, deleted_at=row.get("deleted_at"))
             except REFUSED as again:
                 _skip(tally, kind, row, _why(again))
                 continue
@@ -324,9 +323,6 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
                                               why=_why(exc)))
         done.add(snipeit_id)
         tally.imported += 1
-    if deleted:
-        tally.notes.append((DELETED_USERS if kind == "user" else DELETED_LIVE).format(
-            ids=", ".join(str(i) for i in deleted)))
     sequence_advance(spec.model)
     logger.info("snipeit import: %s: %d read, %d imported, %d resumed, %d skipped", kind, tally.read, tally.imported,
                 tally.resumed, len(tally.skipped))
@@ -418,9 +414,6 @@ def _users_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> list[dict[
     users_check_local_admins(rows)
     if any(row.get("manager_id") for row in rows):
         tally.notes.append(NO_USER_MANAGER)
-    for row in rows:
-        if row.get("deleted_at"):
-            row["is_active"] = False
     return rows
 
 
