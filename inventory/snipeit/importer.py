@@ -75,6 +75,7 @@ logger = logging.getLogger("inventory.snipeit")
 #: Why a refused run refused.
 DATABASE_NOT_EMPTY = ("This database already holds {what}. Ids are kept only in an empty database: import into a "
                       "fresh one, or use --merge.")
+UNFINISHED = " An earlier import did not finish: run the same command with --resume to continue it."
 MERGE_LATER = "--merge (matching by names and usernames) is not implemented yet."
 ID_TAKEN = "id {id} is already taken here by {what!r}"
 LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the username of the local super user "
@@ -163,7 +164,8 @@ def import_run_start(*, source_url: str, options: dict[str, Any], resume: bool =
             return run
     held = database_holds_data()
     if held and not (resume and SnipeitRecord.objects.exists()):
-        raise ImportRefused(DATABASE_NOT_EMPTY.format(what=", ".join(held)))
+        unfinished = SnipeitImport.objects.exclude(state=SnipeitImport.State.FINISHED).exists()
+        raise ImportRefused(DATABASE_NOT_EMPTY.format(what=", ".join(held)) + (UNFINISHED if unfinished else ""))
     return SnipeitImport.objects.create(source_url=source_url, options=options)
 
 

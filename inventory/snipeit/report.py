@@ -63,21 +63,23 @@ class ImportReport:
         return sum(len(tally.skipped) for tally in self.kinds.values())
 
     def as_dict(self) -> dict[str, Any]:
+        """The report as JSON. ``kinds`` is a list, not an object: PostgreSQL's ``jsonb`` does not keep the order of
+        an object's keys, and the order is the order kinds were read."""
         return {"dry_run": self.dry_run, "notes": list(self.notes),
-                "kinds": {name: {"read": tally.read, "imported": tally.imported, "resumed": tally.resumed,
-                                 "skipped": [{"name": s.name, "why": s.why, "snipeit_id": s.snipeit_id}
-                                             for s in tally.skipped],
-                                 "notes": list(tally.notes)}
-                          for name, tally in self.kinds.items()}}
+                "kinds": [{"kind": name, "read": tally.read, "imported": tally.imported, "resumed": tally.resumed,
+                           "skipped": [{"name": s.name, "why": s.why, "snipeit_id": s.snipeit_id}
+                                       for s in tally.skipped],
+                           "notes": list(tally.notes)}
+                          for name, tally in self.kinds.items()]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ImportReport:
         report = cls(dry_run=bool(data.get("dry_run")), notes=list(data.get("notes") or []))
-        for name, tally in (data.get("kinds") or {}).items():
-            report.kinds[name] = KindTally(read=tally.get("read", 0), imported=tally.get("imported", 0),
-                                           resumed=tally.get("resumed", 0), notes=list(tally.get("notes") or []),
-                                           skipped=[Skipped(s["name"], s["why"], s.get("snipeit_id"))
-                                                    for s in tally.get("skipped", [])])
+        for tally in data.get("kinds") or []:
+            report.kinds[tally["kind"]] = KindTally(
+                read=tally.get("read", 0), imported=tally.get("imported", 0), resumed=tally.get("resumed", 0),
+                notes=list(tally.get("notes") or []),
+                skipped=[Skipped(s["name"], s["why"], s.get("snipeit_id")) for s in tally.get("skipped", [])])
         return report
 
     def render(self) -> str:

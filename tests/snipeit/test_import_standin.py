@@ -30,6 +30,7 @@ from inventory.models import (
     Supplier,
 )
 from inventory.snipeit import importer
+from inventory.snipeit.report import ImportReport
 from tests.factories import UserFactory
 from tests.snipeit.conftest import SNIPEIT_TOKEN
 from tests.snipeit.test_resume import state, wipe
@@ -125,7 +126,9 @@ def test_every_record_is_imported_under_its_id_and_equals_the_truth(snipeit_stan
     # The closing report: one line per kind written, nothing skipped, one note for the kinds still to come.
     assert "user                40            40         0" in report
     assert report.count("not imported yet") == 1 and "asset, accessory" in report
-    assert SnipeitImport.objects.get().state == SnipeitImport.State.FINISHED
+    run = SnipeitImport.objects.get()
+    assert run.state == SnipeitImport.State.FINISHED
+    assert ImportReport.from_dict(run.report).render() == report  # stored as printed, in order (jsonb too)
     assert SNIPEIT_TOKEN not in report
 
 
@@ -170,7 +173,7 @@ def test_a_run_stopped_inside_a_record_and_resumed_equals_an_uninterrupted_run(s
         SnipeitImport.objects.update(state=SnipeitImport.State.RUNNING)  # a killed process marks nothing
     assert SnipeitRecord.objects.filter(kind=kind).count() == nth  # the record being written rolled back
     monkeypatch.setitem(importer.KINDS, kind, spec)
-    with pytest.raises(CommandError, match="already holds"):  # without --resume, the half-done run is not redone
+    with pytest.raises(CommandError, match="did not finish: run the same command with --resume"):
         import_snipeit(snipeit_standin.url)
     report = import_snipeit(snipeit_standin.url, "--resume")
     assert state() == uninterrupted

@@ -164,7 +164,7 @@ def test_the_run_keeps_its_url_options_state_and_report():
     run.refresh_from_db()
     assert (run.source_url, run.options, run.state) == ("https://snipe.example.com", {"rate": 2.0, "dry_run": False},
                                                         SnipeitImport.State.FINISHED)
-    kinds = run.report["kinds"]
+    kinds = {entry["kind"]: entry for entry in run.report["kinds"]}
     assert kinds["user"]["read"] == 2 and kinds["user"]["imported"] == 2 and run.finished_at is not None
 
 
@@ -178,7 +178,7 @@ def test_an_error_while_reading_marks_the_run_failed_and_resume_continues_it():
         import_snipeit(source_url="https://snipe.example.com", options={}, read=read)
     failed = SnipeitImport.objects.get()
     assert failed.state == SnipeitImport.State.FAILED
-    assert list(failed.report["kinds"])[-2:] == ["asset_model", "group"]  # stopped while reading groups
+    assert [entry["kind"] for entry in failed.report["kinds"]][-2:] == ["asset_model", "group"]  # reading groups
     run, tallies = write_all(resume=True)
     assert run.pk == failed.pk and run.state == SnipeitImport.State.FINISHED
     assert tallies["asset_model"].resumed == 1 and tallies["user"].imported == 2

@@ -143,6 +143,21 @@ def test_a_refused_record_is_skipped_named_and_why_and_the_rest_written():
     assert tallies["asset_model"].read == 2 and tallies["asset_model"].imported == 1
 
 
+def test_a_record_refused_only_for_a_droppable_field_is_imported_without_it_and_noted():
+    # Snipe-IT accepts what we refuse: a phone under 7 characters, a permission key we do not know.
+    source = {kind: rows(kind) for kind in ROWS}
+    source["company"][1]["phone"] = "123"
+    source["group"][0]["permissions"] = {"assets.view": "1", "reports.teleport": "1"}
+    source["custom_field"].append({"id": 25, "name": "Bad", "db_column_name": "_snipeit_bad_25", "format": "regex:/(/"})
+    _run, tallies = write_all(source=source)
+    assert Company.objects.get(pk=8).phone in ("", None)
+    assert PermissionGroup.objects.get(pk=2).permissions == {"assets.view": 1}
+    assert any(note.startswith('company 8 "Acme" imported without phone: phone:') for note in tallies["company"].notes)
+    assert any('group 2 "Helpdesk" imported without permission reports.teleport: permissions:' in note
+               for note in tallies["group"].notes)
+    assert [s.snipeit_id for s in tallies["custom_field"].skipped] == [25]  # a format is not droppable
+
+
 def test_locations_in_a_loop_are_skipped_and_parents_come_first():
     run = import_run_start(source_url="https://snipe.example.com", options={})
     tally = write_kind(run=run, kind="location", rows=[
