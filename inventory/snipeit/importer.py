@@ -118,8 +118,8 @@ IMPORT_ACTOR = ImportActor()
 #: The tables an import fills, by kind; any row in one (but the local admin, :func:`local_admins`) means "not empty".
 IMPORTED_MODELS: dict[str, type[models.Model]] = {
     "company": Company, "location": Location, "department": Department, "manufacturer": Manufacturer,
-    "supplier": Supplier, "category": Category, "statuslabel": StatusLabel, "depreciation": Depreciation,
-    "customfield": CustomField, "customfieldset": CustomFieldset, "model": AssetModel, "group": PermissionGroup,
+    "supplier": Supplier, "category": Category, "status_label": StatusLabel, "depreciation": Depreciation,
+    "custom_field": CustomField, "fieldset": CustomFieldset, "asset_model": AssetModel, "group": PermissionGroup,
     "user": User, "asset": Asset, "accessory": Accessory, "consumable": Consumable, "component": Component,
     "license": License, "maintenance": Maintenance, "kit": Kit,
 }
