@@ -1,9 +1,10 @@
 """Writing what was read from Snipe-IT (issue 31; docs/switching-from-snipe-it.md "Writing: ids, resume").
 
-Input: per kind, plain dicts keyed by OUR model field names, ``id`` being the Snipe-IT id and every reference a
-Snipe-IT id (``{"id": 12, "name": "Kitchen", "parent": 3, "company": None}``); the readers of
-``inventory.snipeit.kinds`` produce them from Snipe-IT's JSON, already unescaped and decoded. The shapes per kind are
-in :data:`KIND_FIELDS`.
+Input: per kind, the records the readers of ``inventory.snipeit.kinds`` make of Snipe-IT's JSON, as they make them:
+plain dicts keyed by OUR model field names, ``id`` being the Snipe-IT id and every reference ``<field>_id`` holding a
+Snipe-IT id (``{"id": 12, "name": "Kitchen", "parent_id": 3, "company_id": None}``), already unescaped and decoded.
+:data:`KIND_FIELDS` lists what each writer takes; the other keys a reader adds (timestamps, ``created_by_id``,
+``flags_known``) are left out before the writer sees the record.
 
 Every record goes through the service the API and the admin call (``catalogue_item_create``, ``user_create``, ...),
 so it gets the same checks and Laravel messages, with two additions for the import: ``pk`` (ids are kept) and
@@ -23,8 +24,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, models, transaction
@@ -32,6 +33,7 @@ from django.utils import timezone
 
 from accounts.departments import department_create
 from accounts.models import Department, PermissionGroup, User
+from accounts.permissions import PERMISSION_KEY_SET
 from accounts.services import group_create, user_create
 from assetsvc.exceptions import DomainError
 from companies.models import Company
@@ -59,12 +61,21 @@ from inventory.models import (
 )
 from inventory.services.catalogue import catalogue_item_create
 from inventory.services.custom_fields import custom_field_create, custom_fieldset_create
+from inventory.snipeit.kinds import KINDS as READ_KINDS
+from inventory.snipeit.kinds import KINDS_BY_NAME
+from inventory.snipeit.reading import read_kind
+from inventory.snipeit.report import ImportReport, KindTally, Skipped
+
+if TYPE_CHECKING:
+    from inventory.snipeit.client import SnipeitClient
+    from inventory.snipeit.kinds import ReadContext
 
 logger = logging.getLogger("inventory.snipeit")
 
 #: Why a refused run refused.
 DATABASE_NOT_EMPTY = ("This database already holds {what}. Ids are kept only in an empty database: import into a "
                       "fresh one, or use --merge.")
+UNFINISHED = " An earlier import did not finish: run the same command with --resume to continue it."
 MERGE_LATER = "--merge (matching by names and usernames) is not implemented yet."
 ID_TAKEN = "id {id} is already taken here by {what!r}"
 LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the username of the local super user "
@@ -73,6 +84,11 @@ LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the u
 OTHER_SOURCE = ("The unfinished run reads {url}: resume it with that --url, or import into a fresh database.")
 PARENT_LOOP = "its parent locations form a loop"
 NO_USER_MANAGER = "a user's manager is not kept: this service's users have no manager (yet)"
+VERIFY_LATER = "--verify (comparing Snipe-IT with this service field by field) is not implemented yet."
+NOT_YET = ("not imported yet (later steps of issue 31), so not read: {kinds}. `--dry-run` counts them.")
+WITHOUT = "{label} imported without {fields}: {why}"
+FIELD_FLAGS_UNKNOWN = ("Snipe-IT did not send the custom fields' field_encrypted, is_unique and help_text (Snipe-IT 8 "
+                       "leaves them out): imported as not encrypted and not unique")
 
 
 class ImportRefused(Exception):
@@ -80,32 +96,6 @@ class ImportRefused(Exception):
 
 
 # --- the run and its report ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class Skipped:
-    """A record not written, named so an operator can find it in Snipe-IT."""
-
-    kind: str
-    snipeit_id: Any
-    name: str
-    why: str
-
-
-@dataclass
-class KindTally:
-    """One kind's counts: read, written now, found written by an earlier run (``--resume``), skipped."""
-
-    kind: str
-    read: int = 0
-    imported: int = 0
-    resumed: int = 0
-    skipped: list[Skipped] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "read": self.read, "imported": self.imported, "resumed": self.resumed,
-                "skipped": [vars(s) for s in self.skipped], "notes": self.notes}
 
 
 @dataclass(frozen=True)
@@ -128,8 +118,8 @@ IMPORT_ACTOR = ImportActor()
 #: The tables an import fills, by kind; any row in one (but the local admin, :func:`local_admins`) means "not empty".
 IMPORTED_MODELS: dict[str, type[models.Model]] = {
     "company": Company, "location": Location, "department": Department, "manufacturer": Manufacturer,
-    "supplier": Supplier, "category": Category, "statuslabel": StatusLabel, "depreciation": Depreciation,
-    "customfield": CustomField, "customfieldset": CustomFieldset, "model": AssetModel, "group": PermissionGroup,
+    "supplier": Supplier, "category": Category, "status_label": StatusLabel, "depreciation": Depreciation,
+    "custom_field": CustomField, "fieldset": CustomFieldset, "asset_model": AssetModel, "group": PermissionGroup,
     "user": User, "asset": Asset, "accessory": Accessory, "consumable": Consumable, "component": Component,
     "license": License, "maintenance": Maintenance, "kit": Kit,
 }
@@ -174,12 +164,13 @@ def import_run_start(*, source_url: str, options: dict[str, Any], resume: bool =
             return run
     held = database_holds_data()
     if held and not (resume and SnipeitRecord.objects.exists()):
-        raise ImportRefused(DATABASE_NOT_EMPTY.format(what=", ".join(held)))
+        unfinished = SnipeitImport.objects.exclude(state=SnipeitImport.State.FINISHED).exists()
+        raise ImportRefused(DATABASE_NOT_EMPTY.format(what=", ".join(held)) + (UNFINISHED if unfinished else ""))
     return SnipeitImport.objects.create(source_url=source_url, options=options)
 
 
-def import_run_finish(*, run: SnipeitImport, tallies: Iterable[KindTally], failed: bool = False) -> SnipeitImport:
-    run.report = {"kinds": [tally.as_dict() for tally in tallies]}
+def import_run_finish(*, run: SnipeitImport, report: ImportReport, failed: bool = False) -> SnipeitImport:
+    run.report = report.as_dict()
     run.state = SnipeitImport.State.FAILED if failed else SnipeitImport.State.FINISHED
     run.finished_at = timezone.now()
     run.save(update_fields=["report", "state", "finished_at"])
@@ -220,11 +211,57 @@ def _why(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _name(row: dict[str, Any]) -> str:
-    for key in ("name", "username", "asset_tag"):
-        if row.get(key):
-            return str(row[key])
-    return f"#{row.get('id')}"
+REFUSED = (ValidationError, DomainError, PermissionDenied)
+
+#: Fields a record is imported without (with a note) when our checks refuse only them: Snipe-IT accepted values this
+#: service refuses (a user in a department of another company, a phone number under 7 characters, a permission key
+#: we do not know), and losing the field is better than losing the record and everything that refers to it. Of
+#: ``permissions`` only the unknown keys are dropped.
+DROPPABLE: dict[str, tuple[str, ...]] = {
+    "company": ("phone", "fax", "email"),
+    "location": ("phone", "fax", "currency", "ldap_ou"),
+    "department": ("phone", "fax", "location_id"),
+    "manufacturer": ("url", "support_url", "warranty_lookup_url", "support_phone", "support_email"),
+    "supplier": ("phone", "fax", "email", "url", "contact"),
+    "group": ("permissions",),
+    "user": ("department_id", "location_id", "email", "phone", "employee_num", "jobtitle", "permissions"),
+}
+
+
+def _write_one(run: SnipeitImport, kind: str, spec: KindSpec, record: dict[str, Any], *, deleted_at: Any) -> None:
+    """One record and its ``SnipeitRecord`` in one transaction. A record deleted in Snipe-IT (manufacturers, models
+    and users are read deleted too) is created through its service, then marked deleted with Snipe-IT's date: the
+    services create live records only, and deleted ones must keep their ids (the action log and assets name them)."""
+    with transaction.atomic():
+        obj = spec.write(dict(record), IMPORT_ACTOR)
+        if deleted_at:
+            spec.model._default_manager.filter(pk=obj.pk).update(deleted_at=deleted_at)
+        SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=record["id"], our_id=obj.pk)
+
+
+def _without_refused(kind: str, record: dict[str, Any], exc: Exception) -> tuple[list[str], dict[str, Any]]:
+    """The fields of ``record`` that ``exc`` refuses, when all of them may be dropped (:data:`DROPPABLE`), and the
+    record without them; ``([], record)`` when the record cannot be saved that way."""
+    if isinstance(exc, ValidationError) and hasattr(exc, "error_dict"):
+        names = list(exc.error_dict)
+    elif isinstance(exc, DomainError) and isinstance(getattr(exc, "messages", None), dict):
+        names = list(exc.messages)
+    else:
+        return [], record
+    fields = [name if name in record or f"{name}_id" not in record else f"{name}_id" for name in names]
+    if not fields or any(name not in DROPPABLE.get(kind, ()) or name not in record for name in fields):
+        return [], record
+    lesser = {key: value for key, value in record.items() if key not in fields}
+    dropped = [name for name in fields if name != "permissions"]
+    if "permissions" in fields:
+        granted = record["permissions"] or {}
+        lesser["permissions"] = {key: value for key, value in granted.items() if key in PERMISSION_KEY_SET}
+        dropped += [f"permission {key}" for key in granted if key not in PERMISSION_KEY_SET]
+    return dropped, lesser
+
+
+def _skip(tally: KindTally, kind: str, row: dict[str, Any], why: str) -> None:
+    tally.skipped.append(Skipped(KINDS_BY_NAME[kind].label(row), why, row.get("id")))
 
 
 def _clean(obj: models.Model, exclude: tuple[str, ...] = ()) -> models.Model:
@@ -235,14 +272,16 @@ def _clean(obj: models.Model, exclude: tuple[str, ...] = ()) -> models.Model:
 
 
 def _refs(model: type[models.Model], row: dict[str, Any]) -> dict[str, Any]:
-    """``row``'s references (Snipe-IT ids) as rows: ``{"company": 3}`` → ``{"company": <Company 3>}``; an id not
-    found here is a field error (the API's "The selected ... is invalid.")."""
+    """``row``'s references (Snipe-IT ids, as the readers name them) as rows, under the names our services take:
+    ``{"company_id": 3}`` → ``{"company": <Company 3>}``; an id not found here is a field error (the API's "The
+    selected ... is invalid.")."""
     out = dict(row)
     for f in model._meta.concrete_fields:
-        if f.is_relation and f.name in row and row[f.name] is not None and not isinstance(row[f.name], models.Model):
-            found = f.related_model._default_manager.filter(pk=row[f.name]).first()
-            if found is None:
-                raise ValidationError({f"{f.name}_id": [f"The selected {f.name.replace('_', ' ')} id is invalid."]})
+        if f.is_relation and f.attname in row:
+            ref = out.pop(f.attname)
+            found = None if ref is None else f.related_model._default_manager.filter(pk=ref).first()
+            if ref is not None and found is None:
+                raise ValidationError({f.attname: [f"The selected {f.name.replace('_', ' ')} id is invalid."]})
             out[f.name] = found
     return out
 
@@ -251,33 +290,39 @@ Writer = Callable[[dict[str, Any], Any], models.Model]
 
 
 def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
-               tally: KindTally | None = None) -> KindTally:
-    """Write ``rows`` of ``kind``, each with its ``SnipeitRecord`` in one transaction; rows an earlier run wrote are
-    counted as resumed and left alone; a refused row is skipped with why. Then the sequence moves past the highest
-    id."""
+               report: ImportReport | None = None) -> KindTally:
+    """Write ``rows`` of ``kind`` (as the readers make them), each with its ``SnipeitRecord`` in one transaction;
+    rows an earlier run wrote are counted as resumed and left alone; a refused row is skipped with why. Then the
+    sequence moves past the highest id. Counts go to ``kind``'s tally in ``report``; ``read`` is counted by whoever
+    reads (``reading.read_kind``), since a row a reader cannot decode never reaches a writer."""
     spec = KINDS[kind]
-    tally = tally or KindTally(kind)
+    tally = (report or ImportReport()).tally(kind)
     done = set(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", flat=True))
-    actor = IMPORT_ACTOR
-    rows = spec.order(list(rows), tally) if spec.order else rows
+    fields = KIND_FIELDS[kind]
+    rows = spec.order(rows, tally) if spec.order else rows
     for row in rows:
-        tally.read += 1
         snipeit_id = row["id"]
         if snipeit_id in done:
             tally.resumed += 1
             continue
         holder = spec.model._default_manager.filter(pk=snipeit_id).first()
         if holder is not None:  # never overwrite: a save with a taken pk would UPDATE that row
-            why = ID_TAKEN.format(id=snipeit_id, what=str(holder))
-            tally.skipped.append(Skipped(kind, snipeit_id, _name(row), why))
+            _skip(tally, kind, row, ID_TAKEN.format(id=snipeit_id, what=str(holder)))
             continue
+        record = {key: row[key] for key in fields if key in row}
         try:
-            with transaction.atomic():
-                obj = spec.write(row, actor)
-                SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=snipeit_id, our_id=obj.pk)
-        except (ValidationError, DomainError, PermissionDenied) as exc:
-            tally.skipped.append(Skipped(kind, snipeit_id, _name(row), _why(exc)))
-            continue
+            _write_one(run, kind, spec, record, deleted_at=row.get("deleted_at"))
+        except REFUSED as exc:
+            dropped, lesser = _without_refused(kind, record, exc)
+            try:
+                if not dropped:
+                    raise
+                _write_one(run, kind, spec, lesser, deleted_at=row.get("deleted_at"))
+            except REFUSED as again:
+                _skip(tally, kind, row, _why(again))
+                continue
+            tally.notes.append(WITHOUT.format(label=KINDS_BY_NAME[kind].label(row), fields=", ".join(dropped),
+                                              why=_why(exc)))
         done.add(snipeit_id)
         tally.imported += 1
     sequence_advance(spec.model)
@@ -291,7 +336,7 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
 
 def _catalogue(model: type[models.Model]) -> Writer:
     def write(row: dict[str, Any], actor: Any) -> models.Model:
-        data = _refs(model, {k: v for k, v in row.items() if k not in ("id", "manager")})
+        data = _refs(model, {k: v for k, v in row.items() if k not in ("id", "manager_id")})
         _clean(model(pk=row["id"], **data))
         return catalogue_item_create(model=model, data=data, actor=actor, pk=row["id"], log=False)
     return write
@@ -303,7 +348,7 @@ def _company(row: dict[str, Any], actor: Any) -> Company:
 
 
 def _department(row: dict[str, Any], actor: Any) -> Department:
-    data = _refs(Department, {k: v for k, v in row.items() if k not in ("id", "manager")})
+    data = _refs(Department, {k: v for k, v in row.items() if k not in ("id", "manager_id")})
     return department_create(actor=actor, data=data, pk=row["id"], log=False)
 
 
@@ -320,9 +365,9 @@ def _fieldset(row: dict[str, Any], actor: Any) -> CustomFieldset:
     fieldset.memberships.all().delete()
     members = []
     for position, member in enumerate(row.get("fields") or [], 1):
-        field_row = CustomField.objects.filter(pk=member["field"]).first()
+        field_row = CustomField.objects.filter(pk=member["field_id"]).first()
         if field_row is None:
-            raise ValidationError({"fields": [f"The custom field {member['field']} is not imported."]})
+            raise ValidationError({"fields": [f"The custom field {member['field_id']} is not imported."]})
         members.append(CustomFieldsetField(fieldset=fieldset, field=field_row, required=bool(member.get("required")),
                                            order=member.get("order") or position))
     CustomFieldsetField.objects.bulk_create(members)
@@ -342,9 +387,9 @@ USER_INPUT = ("username", "first_name", "last_name", "email", "employee_num", "j
 def _user(row: dict[str, Any], actor: Any) -> User:
     """A user with their company, department, location and groups, activated or not, without a password (the
     service makes it unusable: they sign in after a reset, or through the directory or single sign-on)."""
-    refs = _refs(User, {k: row[k] for k in ("company", "department", "location") if k in row})
+    refs = _refs(User, {k: row[k] for k in ("company_id", "department_id", "location_id") if k in row})
     groups = []
-    for group_id in row.get("groups") or []:
+    for group_id in row.get("group_ids") or []:
         group = PermissionGroup.objects.filter(pk=group_id).first()
         if group is None:
             raise ValidationError({"groups": [f"The group {group_id} is not imported."]})
@@ -365,16 +410,28 @@ def users_check_local_admins(rows: list[dict[str, Any]]) -> None:
                                                                 local=admin.username))
 
 
-def _users_order(rows: list[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
+def _users_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
+    """Users are read whole before any is written: the local admin check looks at all of them."""
+    rows = list(rows)
     users_check_local_admins(rows)
-    if any(row.get("manager") for row in rows):
+    if any(row.get("manager_id") for row in rows):
         tally.notes.append(NO_USER_MANAGER)
     return rows
 
 
-def _locations_order(rows: list[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
-    """Parents before their children (Snipe-IT's ids need not be in that order). A location whose parent is absent
-    stays in, and the service's check names it; locations in a loop are skipped here."""
+def _custom_fields_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> Iterator[dict[str, Any]]:
+    """The fields as they come (written while read), noting once that Snipe-IT did not send their flags."""
+    for row in rows:
+        if not row.get("flags_known", True) and FIELD_FLAGS_UNKNOWN not in tally.notes:
+            tally.notes.append(FIELD_FLAGS_UNKNOWN)
+        yield row
+
+
+def _locations_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
+    """Parents before their children (Snipe-IT's ids need not be in that order), so locations are read whole before
+    any is written. A location whose parent is absent stays in, and the service's check names it; locations in a loop
+    are skipped here."""
+    rows = list(rows)
     by_id = {row["id"]: row for row in rows}
     placed: set[Any] = set()
     ordered: list[dict[str, Any]] = []
@@ -382,7 +439,7 @@ def _locations_order(rows: list[dict[str, Any]], tally: KindTally) -> list[dict[
     while pending:
         rest = []
         for row in pending:
-            parent = row.get("parent")
+            parent = row.get("parent_id")
             if parent is None or parent in placed or parent not in by_id:
                 ordered.append(row)
                 placed.add(row["id"])
@@ -390,8 +447,7 @@ def _locations_order(rows: list[dict[str, Any]], tally: KindTally) -> list[dict[
                 rest.append(row)
         if len(rest) == len(pending):  # nothing placed: the rest hang on a loop
             for row in rest:
-                tally.read += 1
-                tally.skipped.append(Skipped("location", row["id"], _name(row), PARENT_LOOP))
+                _skip(tally, "location", row, PARENT_LOOP)
             break
         pending = rest
     return ordered
@@ -401,7 +457,7 @@ def _locations_order(rows: list[dict[str, Any]], tally: KindTally) -> list[dict[
 class KindSpec:
     model: type[models.Model]
     write: Writer
-    order: Callable[[list[dict[str, Any]], KindTally], list[dict[str, Any]]] | None = None
+    order: Callable[[Iterable[dict[str, Any]], KindTally], Iterable[dict[str, Any]]] | None = None
 
 
 #: The kinds this step writes, in the order they must be written (a reference is written before what refers to it;
@@ -413,39 +469,41 @@ KINDS: dict[str, KindSpec] = {
     "manufacturer": KindSpec(Manufacturer, _catalogue(Manufacturer)),
     "supplier": KindSpec(Supplier, _catalogue(Supplier)),
     "category": KindSpec(Category, _catalogue(Category)),
-    "statuslabel": KindSpec(StatusLabel, _catalogue(StatusLabel)),
+    "status_label": KindSpec(StatusLabel, _catalogue(StatusLabel)),
     "depreciation": KindSpec(Depreciation, _catalogue(Depreciation)),
-    "customfield": KindSpec(CustomField, _custom_field),
-    "customfieldset": KindSpec(CustomFieldset, _fieldset),
-    "model": KindSpec(AssetModel, _catalogue(AssetModel)),
+    "custom_field": KindSpec(CustomField, _custom_field, _custom_fields_order),
+    "fieldset": KindSpec(CustomFieldset, _fieldset),
+    "asset_model": KindSpec(AssetModel, _catalogue(AssetModel)),
     "group": KindSpec(PermissionGroup, _group),
     "user": KindSpec(User, _user, _users_order),
 }
 
-#: The input of each kind: our field names (references are Snipe-IT ids). ``manager`` of locations and departments is
-#: read by :func:`link_managers`; a user's ``manager`` is reported, not kept (our users have none yet).
+#: What each writer takes of a reader's record: our field names, references as ``<field>_id`` holding Snipe-IT ids.
+#: ``manager_id`` of locations and departments is read by :func:`link_managers`; a user's is reported, not kept (our
+#: users have none yet).
 KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "company": ("id", "name", "phone", "fax", "email", "notes", "tag_color"),
-    "location": ("id", "name", "parent", "manager", "company", "address", "address2", "city", "state", "country",
-                 "zip", "phone", "fax", "currency", "ldap_ou", "notes"),
-    "department": ("id", "name", "company", "location", "manager", "phone", "fax", "notes"),
+    "location": ("id", "name", "parent_id", "manager_id", "company_id", "address", "address2", "city", "state",
+                 "country", "zip", "phone", "fax", "currency", "ldap_ou", "notes"),
+    "department": ("id", "name", "company_id", "location_id", "manager_id", "phone", "fax", "notes"),
     "manufacturer": ("id", "name", "url", "support_url", "warranty_lookup_url", "support_phone", "support_email",
                      "notes"),
     "supplier": ("id", "name", "address", "address2", "city", "state", "country", "zip", "phone", "fax", "email",
                  "contact", "url", "notes"),
     "category": ("id", "name", "category_type", "eula_text", "use_default_eula", "require_acceptance",
                  "checkin_email", "notes"),
-    "statuslabel": ("id", "name", "type", "color", "show_in_nav", "default_label", "notes"),
+    "status_label": ("id", "name", "type", "color", "show_in_nav", "default_label", "notes"),
     "depreciation": ("id", "name", "months", "depreciation_min", "depreciation_type"),
-    "customfield": ("id", "name", "db_column_name", "element", "format", "field_values", "field_encrypted",
+    "custom_field": ("id", "name", "db_column_name", "element", "format", "field_values", "field_encrypted",
                     "is_unique", "display_in_user_view", "auto_add_to_fieldsets", "show_in_listview",
                     "display_checkin", "display_checkout", "display_audit", "help_text"),
-    "customfieldset": ("id", "name", "fields"),  # fields: [{"field": id, "required": bool, "order": n}]
-    "model": ("id", "name", "model_number", "manufacturer", "category", "min_amt", "eol", "requestable", "notes",
-              "depreciation", "fieldset"),
+    "fieldset": ("id", "name", "fields"),  # fields: [{"field_id": id, "required": bool, "order": n}]
+    "asset_model": ("id", "name", "model_number", "manufacturer_id", "category_id", "min_amt", "eol", "requestable",
+                    "notes", "depreciation_id", "fieldset_id"),
     "group": ("id", "name", "permissions", "notes"),
     "user": ("id", "username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
-             "external_id", "company", "department", "location", "manager", "groups", "is_active"),
+             "external_id", "permissions", "company_id", "department_id", "location_id", "manager_id", "group_ids",
+             "is_active"),
 }
 
 
@@ -473,29 +531,57 @@ def link_managers(*, kind: str, managers: dict[Any, Any], tally: KindTally) -> i
 
 def _remembering_managers(rows: Iterable[dict[str, Any]], managers: dict[Any, Any]) -> Iterator[dict[str, Any]]:
     for row in rows:
-        managers[row["id"]] = row.get("manager")
+        managers[row["id"]] = row.get("manager_id")
         yield row
 
 
 def import_snipeit(*, source_url: str, options: dict[str, Any], read: Callable[[str], Iterable[dict[str, Any]]],
-                   resume: bool = False, merge: bool = False) -> tuple[SnipeitImport, list[KindTally]]:
-    """Write every kind of :data:`KINDS`, in order, from ``read(kind)`` (the rows of a kind as plain dicts: the
-    command's client and readers), then the managers; the run ends ``finished`` with its report. Stopped by an error
-    or Ctrl-C, the run is marked ``failed`` and the error goes on; killed, it stays ``running``: either way
-    ``resume=True`` continues it (every kind is read again, written records are skipped)."""
+                   resume: bool = False, merge: bool = False,
+                   report: ImportReport | None = None) -> tuple[SnipeitImport, ImportReport]:
+    """Write every kind of :data:`KINDS`, in order, from ``read(kind)`` (the records of a kind as the readers make
+    them; ``read`` also counts them in ``report``), then the managers; the run ends ``finished`` with its report.
+    Stopped by an error or Ctrl-C, the run is marked ``failed`` and the error goes on; killed, it stays ``running``:
+    either way ``resume=True`` continues it (every kind is read again, written records are skipped)."""
+    report = report if report is not None else ImportReport()
     run = import_run_start(source_url=source_url, options=options, resume=resume, merge=merge)
-    tallies: list[KindTally] = []
     managers: dict[str, dict[Any, Any]] = {kind: {} for kind in MANAGED_KINDS}
     try:
         for kind in KINDS:
+            report.tally(kind)
             rows = read(kind)
             if kind in managers:
                 rows = _remembering_managers(rows, managers[kind])
-            tallies.append(write_kind(run=run, kind=kind, rows=rows))
-        by_kind = {tally.kind: tally for tally in tallies}
+            write_kind(run=run, kind=kind, rows=rows, report=report)
         for kind, links in managers.items():
-            link_managers(kind=kind, managers=links, tally=by_kind[kind])
+            link_managers(kind=kind, managers=links, tally=report.tally(kind))
     except BaseException:
-        import_run_finish(run=run, tallies=tallies, failed=True)
+        import_run_finish(run=run, report=report, failed=True)
         raise
-    return import_run_finish(run=run, tallies=tallies), tallies
+    return import_run_finish(run=run, report=report), report
+
+
+def run(*, client: SnipeitClient, context: ReadContext, resume: bool = False, merge: bool = False,
+        verify: bool = False, stdout: IO[str], stderr: IO[str] | None = None,
+        options: dict[str, Any] | None = None) -> ImportReport:
+    """``manage.py import_snipeit`` without ``--dry-run``: read each kind the writers cover through
+    ``reading.read_kind`` (progress bars and lines as in the dry run) and write it, kind by kind; the kinds after
+    users are not read at all (one note says so: reading 100,000 assets to write none would only cost Snipe-IT's
+    rate limit). The report goes to ``stdout`` at the end, also when the run stops (then the error goes on);
+    ``options`` (never the token) are stored with the run. Refusals raise :class:`ImportRefused`."""
+    if verify:
+        raise ImportRefused(VERIFY_LATER)
+    report = ImportReport()
+    later = [kind.name for kind in READ_KINDS if kind.name not in KINDS]
+    if later:
+        report.note(NOT_YET.format(kinds=", ".join(later)))
+
+    def read(kind: str) -> Iterator[dict[str, Any]]:
+        return (record for _raw, record in read_kind(client, KINDS_BY_NAME[kind], context, report, stream=stderr))
+
+    try:
+        import_snipeit(source_url=client.base_url, options=options or {}, read=read, resume=resume, merge=merge,
+                       report=report)
+    finally:
+        if report.kinds:
+            stdout.write(report.render())
+    return report

@@ -27,7 +27,8 @@ from inventory.models import (
     Supplier,
 )
 from inventory.snipeit.importer import KINDS, ImportRefused, import_run_start, import_snipeit, write_kind
-from tests.snipeit.write_examples import ROWS, write_all
+from inventory.snipeit.report import ImportReport
+from tests.snipeit.write_examples import ROWS, counted, write_all
 
 pytestmark = pytest.mark.django_db
 
@@ -73,18 +74,20 @@ def stopping_after(rows: list[dict[str, Any]], count: int) -> Iterator[dict[str,
         yield row
 
 
-class StoppingRow(dict):
-    """A row whose ``key`` cannot be read (``row.get(key)``): the stop comes while the record is being written,
-    inside its transaction."""
+class StopsWhenRead(list):
+    """A value whose reading (iterating it) stops the run: put in a row, the stop comes while the record is being
+    written, inside its transaction."""
 
-    def __init__(self, row: dict[str, Any], key: str):
-        super().__init__(row)
-        self.key = key
+    def __iter__(self):
+        raise Stopped
 
-    def get(self, key, default=None):
-        if key == self.key:
-            raise Stopped
-        return super().get(key, default)
+    def __bool__(self):
+        raise Stopped
+
+
+def stopping_row(row: dict[str, Any], key: str) -> dict[str, Any]:
+    """``row`` with ``key``'s value stopping the run when the writer reads it."""
+    return {**row, key: StopsWhenRead(row[key])}
 
 
 def interrupted_then_resumed(stop_kind: str, count: int, inside: str | None = None) -> dict[str, Any]:
@@ -95,7 +98,7 @@ def interrupted_then_resumed(stop_kind: str, count: int, inside: str | None = No
         for kind in KINDS:
             rows = copy.deepcopy(ROWS[kind])
             if kind == stop_kind and inside:
-                rows[count] = StoppingRow(rows[count], inside)
+                rows[count] = stopping_row(rows[count], inside)
             elif kind == stop_kind:
                 rows = stopping_after(rows, count)
             write_kind(run=run, kind=kind, rows=rows)
@@ -106,10 +109,10 @@ def interrupted_then_resumed(stop_kind: str, count: int, inside: str | None = No
 
 @pytest.mark.parametrize(("stop_kind", "count", "inside", "written"), [
     ("company", 0, None, 0),
-    ("customfield", 1, None, 1),  # stopped while reading, after one field
+    ("custom_field", 1, None, 1),  # stopped while reading, after one field
     ("location", 1, None, 0),  # locations are read whole (parents first) before any is written
-    ("user", 1, "groups", 1),  # stopped while writing the second user
-    ("customfieldset", 0, "fields", 0),  # stopped after the service made the set, before its fields
+    ("user", 1, "group_ids", 1),  # stopped while writing the second user
+    ("fieldset", 0, "fields", 0),  # stopped after the service made the set, before its fields
 ])
 def test_a_run_stopped_halfway_and_resumed_equals_an_uninterrupted_run(stop_kind, count, inside, written):
     write_all()
@@ -124,23 +127,23 @@ def test_a_run_stopped_halfway_and_resumed_equals_an_uninterrupted_run(stop_kind
 
 def test_a_stop_inside_a_record_leaves_no_half_record_and_resume_writes_it_once():
     run = import_run_start(source_url="https://snipe.example.com", options={})
-    for kind in ("customfield",):
+    for kind in ("custom_field",):
         write_kind(run=run, kind=kind, rows=copy.deepcopy(ROWS[kind]))
     with pytest.raises(Stopped):
-        write_kind(run=run, kind="customfieldset", rows=[StoppingRow(ROWS["customfieldset"][0], "fields")])
+        write_kind(run=run, kind="fieldset", rows=[stopping_row(ROWS["fieldset"][0], "fields")])
     assert not CustomFieldset.objects.exists() and not CustomFieldsetField.objects.exists()
-    assert not SnipeitRecord.objects.filter(kind="customfieldset").exists()
-    tally = write_kind(run=run, kind="customfieldset", rows=copy.deepcopy(ROWS["customfieldset"]))
+    assert not SnipeitRecord.objects.filter(kind="fieldset").exists()
+    tally = write_kind(run=run, kind="fieldset", rows=copy.deepcopy(ROWS["fieldset"]))
     assert tally.imported == 1 and CustomFieldsetField.objects.count() == 2
 
 
 def test_a_skipped_record_is_tried_again_on_resume():
     run = import_run_start(source_url="https://snipe.example.com", options={})
-    first = write_kind(run=run, kind="model", rows=copy.deepcopy(ROWS["model"]))  # its category is not there yet
+    first = write_kind(run=run, kind="asset_model", rows=copy.deepcopy(ROWS["asset_model"]))  # no category yet
     assert [s.snipeit_id for s in first.skipped] == [17]
-    for kind in ("manufacturer", "category", "depreciation", "customfield", "customfieldset"):
+    for kind in ("manufacturer", "category", "depreciation", "custom_field", "fieldset"):
         write_kind(run=run, kind=kind, rows=copy.deepcopy(ROWS[kind]))
-    again = write_kind(run=run, kind="model", rows=copy.deepcopy(ROWS["model"]))
+    again = write_kind(run=run, kind="asset_model", rows=copy.deepcopy(ROWS["asset_model"]))
     assert (again.imported, again.skipped) == (1, []) and AssetModel.objects.get(pk=17).category_id == 4
 
 
@@ -155,8 +158,9 @@ def test_a_second_full_run_is_refused_and_resume_after_the_end_writes_nothing():
 
 
 def test_the_run_keeps_its_url_options_state_and_report():
-    run, _tallies = import_snipeit(source_url="https://snipe.example.com", options={"rate": 2.0, "dry_run": False},
-                                   read=lambda kind: copy.deepcopy(ROWS[kind]))
+    report = ImportReport()
+    run, _report = import_snipeit(source_url="https://snipe.example.com", options={"rate": 2.0, "dry_run": False},
+                                  read=lambda kind: counted(report, kind, ROWS[kind]), report=report)
     run.refresh_from_db()
     assert (run.source_url, run.options, run.state) == ("https://snipe.example.com", {"rate": 2.0, "dry_run": False},
                                                         SnipeitImport.State.FINISHED)
@@ -174,10 +178,10 @@ def test_an_error_while_reading_marks_the_run_failed_and_resume_continues_it():
         import_snipeit(source_url="https://snipe.example.com", options={}, read=read)
     failed = SnipeitImport.objects.get()
     assert failed.state == SnipeitImport.State.FAILED
-    assert [entry["kind"] for entry in failed.report["kinds"]][-1] == "model"
+    assert [entry["kind"] for entry in failed.report["kinds"]][-2:] == ["asset_model", "group"]  # reading groups
     run, tallies = write_all(resume=True)
     assert run.pk == failed.pk and run.state == SnipeitImport.State.FINISHED
-    assert tallies["model"].resumed == 1 and tallies["user"].imported == 2
+    assert tallies["asset_model"].resumed == 1 and tallies["user"].imported == 2
     assert Location.objects.get(pk=11).manager_id == 77
 
 

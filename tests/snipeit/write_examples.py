@@ -1,5 +1,6 @@
 """A tiny example of every kind the Snipe-IT writers take (``inventory.snipeit.importer.KIND_FIELDS``): plain dicts
-of our field names, ``id`` being the Snipe-IT id and references Snipe-IT ids, already unescaped by the readers. Ids
+of our field names as the readers make them (``inventory.snipeit.kinds``), ``id`` being the Snipe-IT id and
+references ``<field>_id`` holding Snipe-IT ids, already unescaped. Ids
 have gaps and do not start at 1, and a child location comes before its parent, so "ids are kept" and "parents first"
 show."""
 
@@ -9,6 +10,7 @@ import copy
 from typing import Any
 
 from inventory.snipeit.importer import import_snipeit
+from inventory.snipeit.report import ImportReport
 
 ROWS: dict[str, list[dict[str, Any]]] = {
     "company": [
@@ -16,12 +18,12 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"id": 8, "name": "Acme", "notes": "second"},
     ],
     "location": [
-        {"id": 11, "name": "Kitchen", "parent": 40, "company": 3, "city": "Dublin", "manager": 77},
-        {"id": 40, "name": "Head office", "parent": None, "company": 3, "currency": "EUR"},
-        {"id": 41, "name": "Annex", "parent": None, "manager": 9999},
+        {"id": 11, "name": "Kitchen", "parent_id": 40, "company_id": 3, "city": "Dublin", "manager_id": 77},
+        {"id": 40, "name": "Head office", "parent_id": None, "company_id": 3, "currency": "EUR"},
+        {"id": 41, "name": "Annex", "parent_id": None, "manager_id": 9999},
     ],
     "department": [
-        {"id": 5, "name": "R&D", "company": 3, "location": 40, "manager": 77, "phone": "", "notes": ""},
+        {"id": 5, "name": "R&D", "company_id": 3, "location_id": 40, "manager_id": 77, "phone": "", "notes": ""},
     ],
     "manufacturer": [{"id": 2, "name": "Apple", "url": "https://apple.example", "support_email": "s@apple.example"}],
     "supplier": [{"id": 6, "name": "Tim's \"Best\" Supplies", "city": "Cork", "zip": "T12"}],
@@ -30,33 +32,34 @@ ROWS: dict[str, list[dict[str, Any]]] = {
          "use_default_eula": False, "checkin_email": True},
         {"id": 9, "name": "Cables", "category_type": "accessory"},
     ],
-    "statuslabel": [
+    "status_label": [
         {"id": 1, "name": "Ready to Deploy", "type": "deployable", "color": "#00ff00", "default_label": True},
         {"id": 7, "name": "Broken", "type": "undeployable", "show_in_nav": True},
     ],
     "depreciation": [{"id": 13, "name": "3 years", "months": 36, "depreciation_min": "10.00",
                       "depreciation_type": "amount"}],
-    "customfield": [
+    "custom_field": [
         {"id": 21, "name": "MAC Address", "db_column_name": "_snipeit_mac_address_1", "element": "text",
          "format": "MAC", "field_encrypted": False, "is_unique": True, "show_in_listview": True},
         {"id": 23, "name": "Recovery key", "db_column_name": "_snipeit_bitlocker_2", "element": "text",
          "format": "ANY", "field_encrypted": True, "auto_add_to_fieldsets": True},
     ],
-    "customfieldset": [
-        {"id": 31, "name": "Laptop fields", "fields": [{"field": 23, "required": True, "order": 1},
-                                                       {"field": 21, "required": False, "order": 2}]},
+    "fieldset": [
+        {"id": 31, "name": "Laptop fields", "fields": [{"field_id": 23, "required": True, "order": 1},
+                                                       {"field_id": 21, "required": False, "order": 2}]},
     ],
-    "model": [
-        {"id": 17, "name": "MacBook Pro 14", "model_number": "A2442", "manufacturer": 2, "category": 4,
-         "depreciation": 13, "fieldset": 31, "eol": 36, "requestable": True},
+    "asset_model": [
+        {"id": 17, "name": "MacBook Pro 14", "model_number": "A2442", "manufacturer_id": 2, "category_id": 4,
+         "depreciation_id": 13, "fieldset_id": 31, "eol": 36, "requestable": True},
     ],
     "group": [{"id": 2, "name": "Helpdesk", "permissions": {"assets.view": "1", "assets.checkout": "1"},
                "notes": ""}],
     "user": [
         {"id": 77, "username": "jdoe", "first_name": "Jane", "last_name": "O'Doe", "email": "jdoe@example.com",
-         "employee_num": "E-77", "company": 3, "department": 5, "location": 40, "groups": [2], "is_active": True},
+         "employee_num": "E-77", "company_id": 3, "department_id": 5, "location_id": 40, "group_ids": [2],
+         "is_active": True},
         {"id": 90, "username": "old.timer", "first_name": "Old", "last_name": "Timer", "is_active": False,
-         "manager": 77, "company": None, "groups": [], "permissions": {"superuser": "1"}},
+         "manager_id": 77, "company_id": None, "group_ids": [], "permissions": {"superuser": "1"}},
     ],
 }
 
@@ -68,6 +71,13 @@ def rows(kind: str) -> list[dict[str, Any]]:
 def write_all(source: dict[str, list[dict[str, Any]]] | None = None, *, resume: bool = False):
     """The whole import of ``source`` (default :data:`ROWS`); returns (run, tallies by kind)."""
     source = source or ROWS
-    run, tallies = import_snipeit(source_url="https://snipe.example.com", options={}, resume=resume,
-                                  read=lambda kind: copy.deepcopy(source.get(kind, [])))
-    return run, {tally.kind: tally for tally in tallies}
+    report = ImportReport()
+    run, report = import_snipeit(source_url="https://snipe.example.com", options={}, resume=resume, report=report,
+                                 read=lambda kind: counted(report, kind, source.get(kind, [])))
+    return run, report.kinds
+
+
+def counted(report: ImportReport, kind: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` counted as read, as ``reading.read_kind`` does for the import."""
+    report.read(kind, len(rows))
+    return copy.deepcopy(rows)

@@ -8,8 +8,6 @@ The token comes from ``--token-file`` or the ``SNIPEIT_TOKEN`` environment varia
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -17,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from assetsvc.progress import progress_stream
+from inventory.snipeit import importer
 from inventory.snipeit.client import SnipeitClient, SnipeitError
 from inventory.snipeit.kinds import KINDS, ReadContext
 from inventory.snipeit.reading import dry_run
@@ -66,11 +65,14 @@ class Command(BaseCommand):
                 self.stdout.write(report.render(), ending="")
                 self.stdout.write(f"{client.requests_sent} requests to Snipe-IT.")
                 return
-            run = _importer_run()
-            if run is None:
-                raise CommandError("Only --dry-run is implemented yet; the writers land in a later step.")
-            run(client=client, context=ctx, resume=bool(options["resume"]), merge=bool(options["merge"]),
-                verify=bool(options["verify"]), stdout=self.stdout, stderr=progress_stream(self))
+            try:
+                importer.run(client=client, context=ctx, resume=bool(options["resume"]), merge=bool(options["merge"]),
+                             verify=bool(options["verify"]), stdout=self.stdout, stderr=progress_stream(self),
+                             options={"rate": rate, "timezone": timezone})
+            except KeyboardInterrupt:
+                raise CommandError("Interrupted: run the same command with --resume to continue.") from None
+            except importer.ImportRefused as error:
+                raise CommandError(str(error)) from None
         except SnipeitError as error:
             raise CommandError(str(error)) from None
         finally:
@@ -90,9 +92,3 @@ class Command(BaseCommand):
             raise CommandError("Give a Snipe-IT API token: --token-file FILE or the SNIPEIT_TOKEN variable.")
         return token
 
-
-def _importer_run():  # type: ignore[no-untyped-def]
-    """``inventory.snipeit.importer.run`` once the writers exist (another step of issue 31), else ``None``."""
-    if importlib.util.find_spec("inventory.snipeit.importer") is None:
-        return None
-    return getattr(importlib.import_module("inventory.snipeit.importer"), "run", None)
