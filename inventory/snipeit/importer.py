@@ -34,7 +34,7 @@ from django.utils import timezone
 from accounts.departments import department_create
 from accounts.models import Department, PermissionGroup, User
 from accounts.permissions import PERMISSION_KEY_SET
-from accounts.services import group_create, user_create
+from accounts.services import group_create, user_create, user_update
 from assetsvc.exceptions import DomainError
 from companies.models import Company
 from companies.services import company_create
@@ -83,7 +83,7 @@ LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the u
                         "first.")
 OTHER_SOURCE = ("The unfinished run reads {url}: resume it with that --url, or import into a fresh database.")
 PARENT_LOOP = "its parent locations form a loop"
-NO_USER_MANAGER = "a user's manager is not kept: this service's users have no manager (yet)"
+MANAGER_NOT_KEPT = "user {id}: its manager, user {manager}, is not kept: {why}"
 VERIFY_LATER = "--verify (comparing Snipe-IT with this service field by field) is not implemented yet."
 NOT_YET = ("not imported yet (later steps of issue 31), so not read: {kinds}. `--dry-run` counts them.")
 WITHOUT = "{label} imported without {fields}: {why}"
@@ -414,8 +414,6 @@ def _users_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> list[dict[
     """Users are read whole before any is written: the local admin check looks at all of them."""
     rows = list(rows)
     users_check_local_admins(rows)
-    if any(row.get("manager_id") for row in rows):
-        tally.notes.append(NO_USER_MANAGER)
     return rows
 
 
@@ -508,7 +506,7 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 #: The kinds whose ``manager`` (a user) is set once users are written.
-MANAGED_KINDS = ("location", "department")
+MANAGED_KINDS = ("location", "department", "user")
 
 
 def link_managers(*, kind: str, managers: dict[Any, Any], tally: KindTally) -> int:
@@ -525,8 +523,30 @@ def link_managers(*, kind: str, managers: dict[Any, Any], tally: KindTally) -> i
         if manager not in users:
             tally.notes.append(f"{kind} {snipeit_id}: its manager, user {manager}, is not imported")
             continue
-        linked += model._default_manager.filter(pk=mapped[snipeit_id]).update(manager_id=users[manager])
+        if kind == "user":
+            linked += _link_user_manager(users[snipeit_id], users[manager], snipeit_id, manager, tally)
+        else:
+            linked += model._default_manager.filter(pk=mapped[snipeit_id]).update(manager_id=users[manager])
     return linked
+
+
+def _link_user_manager(user_id: int, manager_id: int, snipeit_id: Any, manager: Any, tally: KindTally) -> int:
+    """A user's manager goes through ``user_update`` (its refusals: oneself, a loop, a deleted manager; Snipe-IT
+    checks only the first), without an action-log row: a refusal is a note and the user keeps no manager. A deleted
+    user takes no change at all, so their manager is noted too."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None or user.manager_id == manager_id:
+        return 0
+    if user.deleted_at is not None:
+        tally.notes.append(MANAGER_NOT_KEPT.format(id=snipeit_id, manager=manager, why="the user is deleted"))
+        return 0
+    try:
+        user_update(actor=IMPORT_ACTOR, user=user, data={"manager": User.objects.get(pk=manager_id)}, log=False)
+    except (ValidationError, DomainError, PermissionDenied) as exc:
+        why = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+        tally.notes.append(MANAGER_NOT_KEPT.format(id=snipeit_id, manager=manager, why=why))
+        return 0
+    return 1
 
 
 def _remembering_managers(rows: Iterable[dict[str, Any]], managers: dict[Any, Any]) -> Iterator[dict[str, Any]]:

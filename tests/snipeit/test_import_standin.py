@@ -115,6 +115,12 @@ def test_every_record_is_imported_under_its_id_and_equals_the_truth(snipeit_stan
         if department is not None and not kept:
             assert f'user {user.pk} "{truth["username"]}" imported without department_id' in report
         assert not user.has_usable_password()
+        # The manager is kept, or (a deleted user, a loop: Snipe-IT checks neither) named in the report with why.
+        if truth.get("manager_id"):
+            assert (user.manager_id == truth["manager_id"]
+                    or f"user {user.pk}: its manager, user {truth['manager_id']}, is not kept" in report), user.pk
+        else:
+            assert user.manager_id is None, user.pk
     for fieldset in CustomFieldset.objects.all():
         members = CustomFieldsetField.objects.filter(fieldset=fieldset).order_by("order")
         assert [(m.field_id, m.required) for m in members] == [
