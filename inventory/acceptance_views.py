@@ -20,9 +20,8 @@ from assetsvc.conf import app_settings
 from assetsvc.request_meta import current_request_meta
 from inventory.acceptance_links import LINK_INVALID, AcceptanceLinkError, read_token
 from inventory.models import CheckoutAcceptance
-from inventory.services.acceptance import acceptance_accept, acceptance_decline, acceptance_item, item_summary
+from inventory.services.acceptance import NOTE_MAX, acceptance_answer, acceptance_item, item_summary
 
-NOTE_MAX = 2000
 #: Answers per client address (a person answers once; this only slows down someone trying tokens).
 POST_RATE = "20/m"
 TOO_MANY = "Too many answers from your address. Wait a minute and try again."
@@ -81,13 +80,11 @@ def _answer(request: HttpRequest, token: str) -> HttpResponse:
     if answer not in ("accept", "decline"):
         return _refused(request, AcceptanceLinkError("Choose Accept or Decline."))
     meta = current_request_meta()
-    note = (request.POST.get("note") or "").strip()[:NOTE_MAX]
-    service = acceptance_accept if answer == "accept" else acceptance_decline
     try:
         with transaction.atomic():
             acceptance = _open(request, token, lock=True)
-            answered = service(acceptance, note=note, remote_ip=meta.get("remote_ip", ""),
-                               user_agent=meta.get("user_agent", ""))
+            answered = acceptance_answer(acceptance, answer, note=request.POST.get("note") or "",
+                                         remote_ip=meta.get("remote_ip", ""), user_agent=meta.get("user_agent", ""))
     except AcceptanceLinkError as error:
         return _refused(request, error)
     item = acceptance_item(answered)

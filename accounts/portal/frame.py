@@ -13,6 +13,10 @@ from django.utils.cache import add_never_cache_headers
 from accounts.portal.pages import nav
 from assetsvc.conf import app_settings
 
+#: The largest id a database key holds: an address with a larger one names nothing (answered "not found" before any
+#: query, which would overflow the column's type on PostgreSQL).
+MAX_ID = 2**63 - 1
+
 
 def portal_login_required(view):
     """Only a signed-in, active person: anyone else goes to the portal's sign-in page and comes back after it.

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 
-from accounts.portal.frame import portal_login_required, portal_render
+from accounts.portal.frame import MAX_ID, portal_login_required, portal_render
 from activity.downloads import stored_file_response
 from assetsvc.exceptions import NotFoundError
 from inventory.selectors.acceptances import accepted_of, item_names
-
-MAX_ID = 2**63 - 1
 
 
 @portal_login_required

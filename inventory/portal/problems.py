@@ -9,12 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from accounts.portal.frame import portal_login_required, portal_render
+from accounts.portal.frame import MAX_ID, portal_login_required, portal_render
 from assetsvc.exceptions import InvalidInputError, NotFoundError
 from inventory.selectors.holdings import KINDS, held_item
 from inventory.services.problems import NOTE_MAX, item_problem_report
 
-MAX_ID = 2**63 - 1
 KIND_NAMES = {"asset": "asset", "accessory": "accessory", "consumable": "consumable", "license": "license",
               "component": "component"}
 

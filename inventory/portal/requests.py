@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from accounts.portal.frame import portal_login_required, portal_render
+from accounts.portal.frame import MAX_ID, portal_login_required, portal_render
 from accounts.portal.pages import PortalPage, register_portal_page
 from assetsvc.exceptions import InvalidInputError, NotFoundError
 from assetsvc.registry import hook
@@ -26,7 +26,6 @@ from inventory.services import requests as services
 PERMISSION = "assets.view.requestable"
 PAGE_SIZE = 25
 #: Ids beyond this are not ours (and would overflow the database's integer): answered "not found".
-MAX_ID = 2**62
 TITLE = "Request"
 NOT_FOUND_TEXT = {"asset": "That asset does not exist, or you may not request it.",
                   "model": "That model does not exist, or you may not request it."}

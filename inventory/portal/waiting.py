@@ -10,17 +10,15 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.portal.frame import portal_login_required, portal_render
+from accounts.portal.frame import MAX_ID, portal_login_required, portal_render
 from assetsvc.request_meta import current_request_meta
 from inventory.acceptance_links import AcceptanceLinkError
 from inventory.models import CheckoutAcceptance
 from inventory.selectors.acceptances import acceptance_items, pending_of
-from inventory.services.acceptance import acceptance_accept, acceptance_decline, item_summary
+from inventory.services.acceptance import NOTE_MAX, acceptance_answer, item_summary
 
-NOTE_MAX = 2000
 ALREADY_ANSWERED = "This checkout is no longer waiting for your answer (it was answered or checked in)."
 CHOOSE = "Choose Accept or Decline."
-MAX_ID = 2**63 - 1
 
 
 @portal_login_required
@@ -48,7 +46,6 @@ def waiting_answer(request: HttpRequest, acceptance_id: int) -> HttpResponse:
     back = HttpResponseRedirect(reverse("portal:waiting"))
     answer = request.POST.get("answer")
     meta = current_request_meta()
-    note = (request.POST.get("note") or "").strip()[:NOTE_MAX]
     with transaction.atomic():
         row = (CheckoutAcceptance.objects.select_for_update(of=("self",))
                .filter(pk=acceptance_id, user_id=request.user.pk).first())
@@ -60,10 +57,9 @@ def waiting_answer(request: HttpRequest, acceptance_id: int) -> HttpResponse:
         if row.state != CheckoutAcceptance.State.PENDING:
             messages.error(request, ALREADY_ANSWERED)
             return back
-        service = acceptance_accept if answer == "accept" else acceptance_decline
         try:
-            answered = service(row, note=note, remote_ip=meta.get("remote_ip", ""),
-                               user_agent=meta.get("user_agent", ""))
+            answered = acceptance_answer(row, answer, note=request.POST.get("note") or "",
+                                         remote_ip=meta.get("remote_ip", ""), user_agent=meta.get("user_agent", ""))
         except AcceptanceLinkError:
             messages.error(request, ALREADY_ANSWERED)
             return back

@@ -38,6 +38,8 @@ from inventory.services.checkout import CHECKOUT_KINDS, CheckoutKind, checkin_lo
 #: A font that prints any text; without it the PDF's built-in font prints Latin-1 only (the hash covers the exact
 #: text either way: it is on the row and in the PDF).
 UNICODE_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+#: The longest note kept with an answer (the mail link's page and the portal's).
+NOTE_MAX = 2000
 KIND_LABELS = {"asset": "Asset", "accessory": "Accessory", "consumable": "Consumable", "component": "Component",
                "license": "License seat"}
 
@@ -139,6 +141,14 @@ def acceptance_decline(acceptance: CheckoutAcceptance, *, note: str = "", remote
     checkin_locked(kind=kind, locked=locked, actor=row.user, assignment=assignment, note=checkin_note[:65535],
                    declined=True)
     return row
+
+
+def acceptance_answer(acceptance: CheckoutAcceptance, answer: str, *, note: str = "", remote_ip: str = "",
+                      user_agent: str = "") -> CheckoutAcceptance:
+    """``answer`` ("accept" or "decline", already checked by the page) with the note trimmed to :data:`NOTE_MAX`:
+    the one way both pages answer."""
+    service = acceptance_accept if answer == "accept" else acceptance_decline
+    return service(acceptance, note=(note or "").strip()[:NOTE_MAX], remote_ip=remote_ip, user_agent=user_agent)
 
 
 # --- the signed EULA's PDF -----------------------------------------------------------------------------------------
