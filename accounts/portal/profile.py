@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -61,6 +61,8 @@ def profile(request):
                                     location=data["location"] if may_edit_location else user.location)
             except (DomainError, PermissionDenied) as exc:
                 messages.error(request, str(exc) or "This change is not allowed.")
+            except ValidationError as exc:  # the model's own checks (user_update runs them): a message, never a 500
+                messages.error(request, " ".join(exc.messages))
             else:
                 messages.success(request, "Your profile is saved.")
             return HttpResponseRedirect(reverse("portal:profile"))
