@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from accounts.departments import department_create
@@ -64,7 +63,19 @@ from inventory.services.custom_fields import custom_field_create, custom_fieldse
 from inventory.snipeit.kinds import KINDS as READ_KINDS
 from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
-from inventory.snipeit.report import ImportReport, KindTally, Skipped
+from inventory.snipeit.report import ImportReport, KindTally
+from inventory.snipeit.writing import (
+    ID_TAKEN,
+    IMPORT_ACTOR,
+    REFUSED,
+    KindSpec,
+    Writer,
+    clean,
+    refs,
+    refusal,
+    sequence_advance,
+    skip,
+)
 
 if TYPE_CHECKING:
     from inventory.snipeit.client import SnipeitClient
@@ -77,7 +88,6 @@ DATABASE_NOT_EMPTY = ("This database already holds {what}. Ids are kept only in 
                       "fresh one, or use --merge.")
 UNFINISHED = " An earlier import did not finish: run the same command with --resume to continue it."
 MERGE_LATER = "--merge (matching by names and usernames) is not implemented yet."
-ID_TAKEN = "id {id} is already taken here by {what!r}"
 LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the username of the local super user "
                         "{local!r} (made by bootstrap_admin). Import before the first `make run`, or delete that user "
                         "first.")
@@ -96,23 +106,6 @@ class ImportRefused(Exception):
 
 
 # --- the run and its report ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ImportActor:
-    """Who the services see as the caller (``assetsvc.typing.Actor``): a super user without a company and without a
-    row, so every guard a super user passes (rules 7 and 8, groups, permission escalation) passes, and the rows it
-    writes record no creator (nobody, as for any caller without a row). Never saved: it is not a ``User``."""
-
-    pk: None = None
-    company_id: None = None
-    is_active: bool = True
-    is_superuser: bool = True
-    is_authenticated: bool = True
-    username: str = "snipeit-import"
-
-
-IMPORT_ACTOR = ImportActor()
 
 
 #: The tables an import fills, by kind; any row in one (but the local admin, :func:`local_admins`) means "not empty".
@@ -177,41 +170,8 @@ def import_run_finish(*, run: SnipeitImport, report: ImportReport, failed: bool 
     return run
 
 
-# --- ids kept: the sequence ---------------------------------------------------------------------------------------
-
-
-def sequence_advance(model: type[models.Model]) -> None:
-    """Make the next id the database gives ``model`` come after the highest one stored. PostgreSQL's identity /
-    serial sequence does not move when rows are inserted with their ids, so it is set (``setval``); SQLite's
-    ``AUTOINCREMENT`` counter follows the largest id inserted by itself, so nothing is needed there."""
-    if connection.vendor != "postgresql":
-        return
-    table = connection.ops.quote_name(model._meta.db_table)
-    column = model._meta.pk.column
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT setval(pg_get_serial_sequence(%s, %s), COALESCE((SELECT MAX({connection.ops.quote_name(column)}) "
-            f"FROM {table}), 0) + 1, false)",
-            [model._meta.db_table, column],
-        )
-
-
 # --- writing one kind ---------------------------------------------------------------------------------------------
 
-
-def _why(exc: Exception) -> str:
-    """A refusal as one line: ``field: message`` per message, or the error's text."""
-    if isinstance(exc, ValidationError) and hasattr(exc, "error_dict"):
-        return "; ".join(f"{name}: {' '.join(str(m) for m in msgs)}".replace("__all__: ", "")
-                         for name, msgs in exc.message_dict.items())
-    if isinstance(exc, DomainError) and isinstance(getattr(exc, "messages", None), dict) and exc.messages:
-        return "; ".join(f"{name}: {' '.join(str(m) for m in msgs)}" for name, msgs in exc.messages.items())
-    if isinstance(exc, ValidationError):
-        return " ".join(exc.messages)
-    return str(exc) or type(exc).__name__
-
-
-REFUSED = (ValidationError, DomainError, PermissionDenied)
 
 #: Fields a record is imported without (with a note) when our checks refuse only them: Snipe-IT accepted values this
 #: service refuses (a user in a department of another company, a phone number under 7 characters, a permission key
@@ -260,35 +220,6 @@ def _without_refused(kind: str, record: dict[str, Any], exc: Exception) -> tuple
     return dropped, lesser
 
 
-def _skip(tally: KindTally, kind: str, row: dict[str, Any], why: str) -> None:
-    tally.skipped.append(Skipped(KINDS_BY_NAME[kind].label(row), why, row.get("id")))
-
-
-def _clean(obj: models.Model, exclude: tuple[str, ...] = ()) -> models.Model:
-    """Field-level checks the API's serializers make before a service (lengths, choices, required values, known
-    references); uniqueness is left to the service, which answers with its own message."""
-    obj.full_clean(exclude=["created_by", *exclude], validate_unique=False, validate_constraints=False)
-    return obj
-
-
-def _refs(model: type[models.Model], row: dict[str, Any]) -> dict[str, Any]:
-    """``row``'s references (Snipe-IT ids, as the readers name them) as rows, under the names our services take:
-    ``{"company_id": 3}`` → ``{"company": <Company 3>}``; an id not found here is a field error (the API's "The
-    selected ... is invalid.")."""
-    out = dict(row)
-    for f in model._meta.concrete_fields:
-        if f.is_relation and f.attname in row:
-            ref = out.pop(f.attname)
-            found = None if ref is None else f.related_model._default_manager.filter(pk=ref).first()
-            if ref is not None and found is None:
-                raise ValidationError({f.attname: [f"The selected {f.name.replace('_', ' ')} id is invalid."]})
-            out[f.name] = found
-    return out
-
-
-Writer = Callable[[dict[str, Any], Any], models.Model]
-
-
 def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
                report: ImportReport | None = None) -> KindTally:
     """Write ``rows`` of ``kind`` (as the readers make them), each with its ``SnipeitRecord`` in one transaction;
@@ -297,6 +228,12 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
     reads (``reading.read_kind``), since a row a reader cannot decode never reaches a writer."""
     spec = KINDS[kind]
     tally = (report or ImportReport()).tally(kind)
+    if spec.write_all is not None:
+        spec.write_all(run, kind, rows, tally)
+        sequence_advance(spec.model)
+        logger.info("snipeit import: %s: %d read, %d imported, %d resumed, %d skipped", kind, tally.read,
+                    tally.imported, tally.resumed, len(tally.skipped))
+        return tally
     done = set(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", flat=True))
     fields = KIND_FIELDS[kind]
     rows = spec.order(rows, tally) if spec.order else rows
@@ -307,7 +244,7 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
             continue
         holder = spec.model._default_manager.filter(pk=snipeit_id).first()
         if holder is not None:  # never overwrite: a save with a taken pk would UPDATE that row
-            _skip(tally, kind, row, ID_TAKEN.format(id=snipeit_id, what=str(holder)))
+            skip(tally, kind, row, ID_TAKEN.format(id=snipeit_id, what=str(holder)))
             continue
         record = {key: row[key] for key in fields if key in row}
         try:
@@ -319,10 +256,10 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
                     raise
                 _write_one(run, kind, spec, lesser, deleted_at=row.get("deleted_at"))
             except REFUSED as again:
-                _skip(tally, kind, row, _why(again))
+                skip(tally, kind, row, refusal(again))
                 continue
             tally.notes.append(WITHOUT.format(label=KINDS_BY_NAME[kind].label(row), fields=", ".join(dropped),
-                                              why=_why(exc)))
+                                              why=refusal(exc)))
         done.add(snipeit_id)
         tally.imported += 1
     sequence_advance(spec.model)
@@ -336,8 +273,8 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
 
 def _catalogue(model: type[models.Model]) -> Writer:
     def write(row: dict[str, Any], actor: Any) -> models.Model:
-        data = _refs(model, {k: v for k, v in row.items() if k not in ("id", "manager_id")})
-        _clean(model(pk=row["id"], **data))
+        data = refs(model, {k: v for k, v in row.items() if k not in ("id", "manager_id")})
+        clean(model(pk=row["id"], **data))
         return catalogue_item_create(model=model, data=data, actor=actor, pk=row["id"], log=False)
     return write
 
@@ -348,7 +285,7 @@ def _company(row: dict[str, Any], actor: Any) -> Company:
 
 
 def _department(row: dict[str, Any], actor: Any) -> Department:
-    data = _refs(Department, {k: v for k, v in row.items() if k not in ("id", "manager_id")})
+    data = refs(Department, {k: v for k, v in row.items() if k not in ("id", "manager_id")})
     return department_create(actor=actor, data=data, pk=row["id"], log=False)
 
 
@@ -376,7 +313,7 @@ def _fieldset(row: dict[str, Any], actor: Any) -> CustomFieldset:
 
 def _group(row: dict[str, Any], actor: Any) -> PermissionGroup:
     group = PermissionGroup(pk=row["id"], name=row["name"], notes=row.get("notes") or "")
-    _clean(group)
+    clean(group)
     return group_create(actor=actor, data={k: v for k, v in row.items() if k != "id"}, pk=row["id"])
 
 
@@ -387,16 +324,16 @@ USER_INPUT = ("username", "first_name", "last_name", "email", "employee_num", "j
 def _user(row: dict[str, Any], actor: Any) -> User:
     """A user with their company, department, location and groups, activated or not, without a password (the
     service makes it unusable: they sign in after a reset, or through the directory or single sign-on)."""
-    refs = _refs(User, {k: row[k] for k in ("company_id", "department_id", "location_id") if k in row})
+    related = refs(User, {k: row[k] for k in ("company_id", "department_id", "location_id") if k in row})
     groups = []
     for group_id in row.get("group_ids") or []:
         group = PermissionGroup.objects.filter(pk=group_id).first()
         if group is None:
             raise ValidationError({"groups": [f"The group {group_id} is not imported."]})
         groups.append(group)
-    data = {**{k: row[k] for k in USER_INPUT if k in row}, **refs, "groups": groups,
+    data = {**{k: row[k] for k in USER_INPUT if k in row}, **related, "groups": groups,
             "activated": row.get("is_active", True)}
-    _clean(User(pk=row["id"], **{k: v for k, v in data.items() if k not in ("groups", "activated")}),
+    clean(User(pk=row["id"], **{k: v for k, v in data.items() if k not in ("groups", "activated")}),
            exclude=("password",))
     return user_create(actor=actor, data=data, pk=row["id"], log=False)
 
@@ -445,17 +382,10 @@ def _locations_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> list[d
                 rest.append(row)
         if len(rest) == len(pending):  # nothing placed: the rest hang on a loop
             for row in rest:
-                _skip(tally, "location", row, PARENT_LOOP)
+                skip(tally, "location", row, PARENT_LOOP)
             break
         pending = rest
     return ordered
-
-
-@dataclass(frozen=True)
-class KindSpec:
-    model: type[models.Model]
-    write: Writer
-    order: Callable[[Iterable[dict[str, Any]], KindTally], Iterable[dict[str, Any]]] | None = None
 
 
 #: The kinds this step writes, in the order they must be written (a reference is written before what refers to it;
