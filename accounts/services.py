@@ -303,6 +303,47 @@ def checked_manager(*, actor: Actor, user: User | None, manager: User | None) ->
     return manager
 
 
+@transaction.atomic
+def user_managers_set(*, actor: Actor, links: dict[int, int]) -> dict[int, str]:
+    """Give many users their managers at once (``links``: user id → manager id), with :func:`checked_manager`'s
+    rules judged over the whole set in memory: a live user ``actor`` may see, a live manager ``actor`` may see, not
+    oneself, no loop (through the stored chains and the links of this call, in their order). Returns user id → why,
+    for each link refused; the others are written in one statement, without action-log rows (the Snipe-IT import's
+    path, issue 31: 20,000 users' managers one ``user_update`` at a time took minutes)."""
+    _serialise_manager_changes()
+    ids = set(links) | set(links.values())
+    visible = User.objects.restrict(actor).filter(pk__in=ids)
+    rows = {pk: (manager_id, deleted_at) for pk, manager_id, deleted_at in
+            visible.values_list("pk", "manager_id", "deleted_at")}
+    chain = dict(User.objects.exclude(manager__isnull=True).values_list("pk", "manager_id"))
+    refused: dict[int, str] = {}
+    accepted: dict[int, int] = {}
+    for user_id, manager_id in links.items():
+        if user_id not in rows or rows[user_id][1] is not None:
+            refused[user_id] = USER_DELETED if user_id in rows else USER_NOT_FOUND
+            continue
+        if manager_id == user_id:
+            refused[user_id] = OWN_MANAGER
+            continue
+        if manager_id not in rows or rows[manager_id][1] is not None:
+            refused[user_id] = MANAGER_NOT_FOUND
+            continue
+        above, seen = manager_id, set()
+        while above is not None and above not in seen and len(seen) < MAX_MANAGER_DEPTH:
+            if above == user_id:
+                break
+            seen.add(above)
+            above = chain.get(above)
+        if above == user_id:
+            refused[user_id] = MANAGER_LOOP
+            continue
+        chain[user_id] = accepted[user_id] = manager_id
+    changed = [User(pk=user_id, manager_id=manager_id) for user_id, manager_id in accepted.items()
+               if rows[user_id][0] != manager_id]
+    User.objects.bulk_update(changed, ["manager_id"], batch_size=1000)
+    return refused
+
+
 def _save_user(user: User) -> None:
     # a concurrent write took the username first
     save_unique(user, lambda exc: ValidationError({"username": [USERNAME_TAKEN]}))

@@ -277,3 +277,19 @@ def test_crossing_changes_never_make_a_loop(round_):
     assert refused["messages"] == {"manager_id": [services.MANAGER_LOOP]}
     a.refresh_from_db(), b.refresh_from_db()
     assert (a.manager_id, b.manager_id) in {(b.pk, None), (None, a.pk)}
+
+
+def test_many_managers_at_once_keep_the_same_rules():
+    """``user_managers_set`` (the Snipe-IT import's path): the links of one call are judged together, in order,
+    with the stored chains: oneself, a loop made by two links of the call, a deleted manager and a deleted user are
+    refused with ``user_update``'s messages; the rest is written."""
+    boss, a, b, c, d = (UserFactory() for _ in range(5))
+    gone = UserFactory(deleted_at=timezone.now())
+    ghost = UserFactory(deleted_at=timezone.now())
+    refused = services.user_managers_set(actor=UserFactory(superuser=True),
+                                links={a.pk: boss.pk, b.pk: a.pk, boss.pk: b.pk, c.pk: c.pk, d.pk: gone.pk,
+                                       ghost.pk: boss.pk})
+    assert refused == {boss.pk: services.MANAGER_LOOP, c.pk: services.OWN_MANAGER, d.pk: services.MANAGER_NOT_FOUND,
+                       ghost.pk: services.USER_DELETED}
+    managers = dict(User.objects.filter(pk__in=[boss.pk, a.pk, b.pk, c.pk, d.pk]).values_list("pk", "manager_id"))
+    assert managers == {boss.pk: None, a.pk: boss.pk, b.pk: a.pk, c.pk: None, d.pk: None}
