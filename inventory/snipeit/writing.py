@@ -85,9 +85,12 @@ def skip(tally: KindTally, kind: str, row: dict[str, Any], why: str) -> None:
 
 
 def clean(obj: models.Model, exclude: tuple[str, ...] = ()) -> models.Model:
-    """Field-level checks the API's serializers make before a service (lengths, choices, required values, known
-    references); uniqueness is left to the service, which answers with its own message."""
-    obj.full_clean(exclude=["created_by", *exclude], validate_unique=False, validate_constraints=False)
+    """Field-level checks the API's serializers make before a service (lengths, choices, required values);
+    references are known already (:func:`refs` found them) and uniqueness is left to the service, which answers
+    with its own message."""
+    # A reference given was found by refs() already: not looked up again (one query each); a missing one is checked.
+    related = [f.name for f in obj._meta.concrete_fields if f.is_relation and getattr(obj, f.attname) is not None]
+    obj.full_clean(exclude=["created_by", *related, *exclude], validate_unique=False, validate_constraints=False)
     return obj
 
 
