@@ -100,7 +100,8 @@ VERIFY_LATER = "--verify (comparing Snipe-IT with this service field by field) i
 NOT_YET = ("not imported yet (later steps of issue 31), so not read: {kinds}. `--dry-run` counts them.")
 WITHOUT = "{label} imported without {fields}: {why}"
 FIELD_FLAGS_UNKNOWN = ("Snipe-IT did not send the custom fields' field_encrypted, is_unique and help_text (Snipe-IT 8 "
-                       "leaves them out): imported as not encrypted and not unique")
+                       "leaves them out): encrypted and unique are the fields named by --encrypted-fields and "
+                       "--unique-fields, the others are imported as neither")
 
 
 class ImportRefused(Exception):

@@ -32,9 +32,13 @@ Row = dict[str, Any]
 
 @dataclass(frozen=True)
 class ReadContext:
-    """What a reader needs besides the row: Snipe-IT's app timezone (``--timezone``)."""
+    """What a reader needs besides the row: Snipe-IT's app timezone (``--timezone``), and the custom fields' columns
+    the operator names as encrypted or unique (``--encrypted-fields``, ``--unique-fields``: Snipe-IT 8's API does not
+    say)."""
 
     timezone: str = "UTC"
+    encrypted: frozenset[str] = frozenset()
+    unique: frozenset[str] = frozenset()
 
     def dt(self, value: Any) -> Any:
         return v.datetime_value(value, self.timezone)
@@ -194,11 +198,13 @@ def read_custom_field(row: Row, ctx: ReadContext) -> Row:
     # Snipe-IT 8's CustomFieldsTransformer leaves out field_encrypted, is_unique and help_text: they are read when
     # a Snipe-IT sends them, and `flags_known` tells the writer whether they were (docs/switching-from-snipe-it.md).
     known = "field_encrypted" in row
+    column = v.text(row["db_column_name"])
     return {"id": row["id"], "name": v.text(row["name"]), "db_column_name": v.text(row["db_column_name"]),
             "element": v.text(row.get("type") or row.get("element") or "text"),
             "format": v.text(row.get("format")) or "ANY",
             "field_values": v.text(row.get("field_values")).replace("\r\n", "\n"),
-            "field_encrypted": v.boolean(row.get("field_encrypted")), "is_unique": v.boolean(row.get("is_unique")),
+            "field_encrypted": v.boolean(row.get("field_encrypted")) or column in ctx.encrypted,
+            "is_unique": v.boolean(row.get("is_unique")) or column in ctx.unique,
             "help_text": v.text_or_none(row.get("help_text")), "flags_known": known,
             **{flag: v.boolean(row.get(flag)) for flag in _FIELD_FLAGS}, **_stamps(row, ctx)}
 

@@ -20,6 +20,10 @@ from inventory.snipeit.values import ValueProblem
 
 logger = logging.getLogger("inventory.snipeit")
 
+#: The dry run's list of custom fields whose flags Snipe-IT did not send, for the operator to choose from.
+FIELDS_TO_NAME = ("Snipe-IT did not say which custom fields are encrypted or unique (its API leaves both out). Name "
+                  "them with --encrypted-fields and --unique-fields (columns, comma-separated); the fields: {fields}")
+
 
 class KindProgress:
     """The progress of one kind over its list variants: a tqdm bar on a terminal, lines otherwise, and one log
@@ -116,8 +120,16 @@ def dry_run(client: SnipeitClient, ctx: ReadContext, kinds: tuple[Kind, ...], *,
     owns the report, so an interrupted run can still print what it read.)"""
     for kind in kinds:
         report.tally(kind.name)
+        unflagged = []
         for _raw, record in read_kind(client, kind, ctx, report, stream=stream):
             report.imported(kind.name)
+            if kind.name == "custom_field" and not record["flags_known"]:
+                unflagged.append(record)
             for sublist in kind.sublists:
                 report.imported(f"{kind.name}.{sublist.name}", len(record[sublist.name]))
+        if unflagged:
+            report.note(FIELDS_TO_NAME.format(fields="; ".join(
+                f"{r['db_column_name']} ({r['name']}, {r['format']}"
+                + ", named encrypted" * r["field_encrypted"] + ", named unique" * r["is_unique"] + ")"
+                for r in unflagged)))
     return report

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.core.management import call_command
 
+from inventory.models import CustomField
 from tests.snipeit.conftest import SNIPEIT_TOKEN
 from tests.snipeit.standin import SnipeitStandin
 
@@ -57,3 +58,21 @@ def test_429s_and_growing_lists_lose_and_double_nothing(snipeit_dataset, monkeyp
         original = snipeit_dataset.count(listed)
         assert original <= table[kind][0] <= original + drifted.get(listed, 0), kind
     assert SNIPEIT_TOKEN not in text
+
+
+@pytest.mark.django_db
+def test_the_dry_run_lists_the_custom_fields_and_the_import_takes_the_named_flags(snipeit_standin, snipeit_dataset,
+                                                                                   monkeypatch):
+    """Snipe-IT 8 does not say which custom fields are encrypted or unique: the dry run lists every field for the
+    operator, and ``--encrypted-fields`` / ``--unique-fields`` (columns) set the flags of the fields they name."""
+    fields = snipeit_dataset.raw["fields"].values()
+    _table, text = dry_run(snipeit_standin.url, monkeypatch)
+    assert "--encrypted-fields" in text
+    assert all(f["db_column"] in text for f in fields)
+    encrypted = sorted(f["db_column"] for f in fields if f["field_encrypted"])
+    unique = sorted(f["db_column"] for f in fields if f["is_unique"])
+    assert encrypted and unique
+    call_command("import_snipeit", "--url", snipeit_standin.url, "--encrypted-fields", ",".join(encrypted),
+                 "--unique-fields", ", ".join(unique), stdout=io.StringIO(), stderr=io.StringIO())
+    stored = {f.db_column_name: (f.field_encrypted, f.is_unique) for f in CustomField.objects.all()}
+    assert stored == {f["db_column"]: (f["field_encrypted"], f["is_unique"]) for f in fields}

@@ -33,6 +33,11 @@ class Command(BaseCommand):
                             help="at most this many requests per second (default: as fast as Snipe-IT allows)")
         parser.add_argument("--timezone", default="UTC",
                             help="Snipe-IT's APP_TIMEZONE: the zone its dates are in (default UTC)")
+        parser.add_argument("--encrypted-fields", default="", metavar="COLUMN,...",
+                            help="custom fields (db columns, e.g. _snipeit_bitlocker_2) that are encrypted in Snipe-IT "
+                                 "(its API does not say; --dry-run lists the fields)")
+        parser.add_argument("--unique-fields", default="", metavar="COLUMN,...",
+                            help="custom fields (db columns) whose values are unique in Snipe-IT")
         parser.add_argument("--dry-run", action="store_true", help="read everything, write nothing, report")
         parser.add_argument("--resume", action="store_true", help="continue a run that stopped")
         parser.add_argument("--merge", action="store_true",
@@ -53,7 +58,9 @@ class Command(BaseCommand):
             client = SnipeitClient(str(options["url"]), token, rate=rate)  # type: ignore[arg-type]
         except SnipeitError as error:
             raise CommandError(str(error)) from None
-        ctx = ReadContext(timezone=timezone)
+        encrypted = _columns(options.get("encrypted_fields"))
+        unique = _columns(options.get("unique_fields"))
+        ctx = ReadContext(timezone=timezone, encrypted=encrypted, unique=unique)
         try:
             if options["dry_run"]:
                 report = ImportReport(dry_run=True)
@@ -68,7 +75,8 @@ class Command(BaseCommand):
             try:
                 importer.run(client=client, context=ctx, resume=bool(options["resume"]), merge=bool(options["merge"]),
                              verify=bool(options["verify"]), stdout=self.stdout, stderr=progress_stream(self),
-                             options={"rate": rate, "timezone": timezone})
+                             options={"rate": rate, "timezone": timezone, "encrypted_fields": sorted(encrypted),
+                                      "unique_fields": sorted(unique)})
             except KeyboardInterrupt:
                 raise CommandError("Interrupted: run the same command with --resume to continue.") from None
             except importer.ImportRefused as error:
@@ -92,3 +100,7 @@ class Command(BaseCommand):
             raise CommandError("Give a Snipe-IT API token: --token-file FILE or the SNIPEIT_TOKEN variable.")
         return token
 
+
+def _columns(value: object) -> frozenset[str]:
+    """``--encrypted-fields _snipeit_a_1, _snipeit_b_2`` as a set of column names."""
+    return frozenset(part.strip() for part in str(value or "").split(",") if part.strip())
