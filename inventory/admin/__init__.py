@@ -13,6 +13,7 @@ from inventory.admin import (  # noqa: F401
     licenses,
     maintenances,
     requests,
+    snipeit,
     stock,
     users,
 )
