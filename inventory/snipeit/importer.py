@@ -94,7 +94,6 @@ LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the u
 OTHER_SOURCE = ("The unfinished run reads {url}: resume it with that --url, or import into a fresh database.")
 PARENT_LOOP = "its parent locations form a loop"
 MANAGER_NOT_KEPT = "user {id}: its manager, user {manager}, is not kept: {why}"
-VERIFY_LATER = "--verify (comparing Snipe-IT with this service field by field) is not implemented yet."
 NOT_YET = ("not imported yet (later steps of issue 31), so not read: {kinds}. `--dry-run` counts them.")
 WITHOUT = "{label} imported without {fields}: {why}"
 FIELD_FLAGS_UNKNOWN = ("Snipe-IT did not send the custom fields' field_encrypted, is_unique and help_text (Snipe-IT 8 "
@@ -511,15 +510,13 @@ def import_snipeit(*, source_url: str, options: dict[str, Any], read: Callable[[
 
 
 def run(*, client: SnipeitClient, context: ReadContext, resume: bool = False, merge: bool = False,
-        verify: bool = False, stdout: IO[str], stderr: IO[str] | None = None,
+        stdout: IO[str], stderr: IO[str] | None = None,
         options: dict[str, Any] | None = None) -> ImportReport:
     """``manage.py import_snipeit`` without ``--dry-run``: read each kind the writers cover through
     ``reading.read_kind`` (progress bars and lines as in the dry run) and write it, kind by kind; the kinds after
     users are not read at all (one note says so: reading 100,000 assets to write none would only cost Snipe-IT's
     rate limit). The report goes to ``stdout`` at the end, also when the run stops (then the error goes on);
     ``options`` (never the token) are stored with the run. Refusals raise :class:`ImportRefused`."""
-    if verify:
-        raise ImportRefused(VERIFY_LATER)
     report = ImportReport()
     later = [kind.name for kind in READ_KINDS if kind.name not in KINDS]
     if later:
