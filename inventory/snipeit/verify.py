@@ -309,7 +309,7 @@ def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
                     continue
                 if name in dropped.get((kind, snipeit_id), ()):
                     known_here = True
-                    ctx.report.known.append(f"{label}: {name} imported without it (Snipe-IT: {theirs!r})")
+                    ctx.report.known.append(f"{label}: {name} not kept, as the import reported (Snipe-IT: {theirs!r})")
                     continue
                 differing = True
                 ctx.report.differences.append(Difference(kind, snipeit_id, name, theirs, mine))

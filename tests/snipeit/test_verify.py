@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from accounts.models import User
 from companies.models import Company
 from inventory.models import Supplier
+from tests.factories import CompanyFactory, SupplierFactory
 from tests.snipeit.conftest import SNIPEIT_TOKEN
 from tests.snipeit.standin import SnipeitStandin
 from tests.snipeit.test_resume import state
@@ -44,7 +45,7 @@ def test_after_an_import_verify_finds_no_difference(snipeit_standin, token):
     lines = {line.split()[0]: line.split()[1:] for line in report.splitlines()[1:14]}
     assert lines["user"][:2] == ["40", "40"] and lines["company"][0] == lines["company"][1]
     # The users imported without their department (another company's) are known differences, not failures.
-    assert "imported without it" in report
+    assert "department_id not kept, as the import reported" in report
 
 
 def test_a_field_changed_on_each_side_and_a_record_missing_are_named(snipeit_dataset, token):
@@ -89,3 +90,23 @@ def test_a_supplier_created_here_only_is_not_compared(snipeit_standin, token):
     command(snipeit_standin.url)
     Supplier.objects.create(name="Ours only")
     assert command(snipeit_standin.url, "--verify").rstrip().endswith("No difference.")
+
+
+def test_after_a_merge_references_compare_through_the_id_maps(snipeit_standin, snipeit_dataset, token):
+    raw = snipeit_dataset.raw
+    company_id = next(pk for pk, row in raw["companies"].items()
+                      if any(user["company_id"] == pk for user in raw["users"].values()))
+    truth = raw["companies"][company_id]
+    CompanyFactory(pk=900, name=truth["name"].upper(), phone=truth["phone"] or "", fax=truth["fax"] or "",
+                   email=truth["email"] or "", notes=truth["notes"] or "")
+    supplier_id = min(raw["suppliers"])
+    SupplierFactory(pk=supplier_id, name="Ours, on Snipe-IT's id")
+    imported = command(snipeit_standin.url, "--merge")
+    assert f"company {company_id} -> 900 (matched)" in imported and f"supplier {supplier_id} -> " in imported
+    with pytest.raises(CommandError) as caught:
+        command(snipeit_standin.url, "--verify")
+    report = caught.value.output
+    # The matched company differs in its name's case only (it was not overwritten); every reference to it (users,
+    # locations, departments) compares equal, ours translated back to Snipe-IT's id.
+    assert f"company {company_id} name: {truth['name']!r} / {truth['name'].upper()!r}" in report
+    assert "1 differing fields, 0 records missing here" in report
