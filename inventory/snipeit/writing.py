@@ -229,3 +229,22 @@ def _natural_value(model: type[models.Model], name: str, value: Any, *, translat
 def ids_taken(model: type[models.Model], ids: Iterable[int]) -> set[int]:
     """Which of ``ids`` a row of ``model`` holds here (one query): under ``--merge`` those records get new ids."""
     return set(model._default_manager.filter(pk__in=list(ids)).values_list("pk", flat=True))
+
+
+def merge_split(run: SnipeitImport, kind: str, rows: list[dict[str, Any]],
+                tally: KindTally) -> tuple[list[dict[str, Any]], set[int]]:
+    """For a batched writer under ``--merge`` (call it inside the batch's transaction): the rows found here by their
+    natural key are mapped (their ``SnipeitRecord`` rows written, counted as matched, changed ids noted) and left
+    out; returns the other rows, and the Snipe-IT ids among them taken here, which the writer gives new ids (after
+    :func:`sequence_advance`), reporting each with ``tally.id_changed(snipeit_id, new_id, "new id")``. Without
+    ``--merge``: ``(rows, set())``."""
+    if not merging():
+        return rows, set()
+    matches = natural_match(kind, rows)
+    SnipeitRecord.objects.bulk_create([SnipeitRecord(run=run, kind=kind, snipeit_id=snipeit_id, our_id=ours)
+                                       for snipeit_id, ours in matches.items()])
+    for snipeit_id, ours in matches.items():
+        tally.matched += 1
+        tally.id_changed(snipeit_id, ours, "matched")
+    rest = [row for row in rows if row["id"] not in matches]
+    return rest, ids_taken(_kind_model(kind), [row["id"] for row in rest])

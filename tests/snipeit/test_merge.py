@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import Department, PermissionGroup, User
 from companies.models import Company
-from inventory.models import CustomField, CustomFieldset, Location, SnipeitRecord
+from inventory.models import CustomField, CustomFieldset, Location, SnipeitImport, SnipeitRecord
 from inventory.snipeit.importer import import_snipeit
 from inventory.snipeit.report import ImportReport
 from inventory.snipeit.writing import natural_match
@@ -117,6 +117,20 @@ def test_a_merge_run_resumed_goes_on_merging(already_here):
 
 
 def _run() -> int:
-    from inventory.models import SnipeitImport
-
     return SnipeitImport.objects.create(source_url="https://snipe.example.com").pk
+
+
+def test_merge_split_for_batched_writers(already_here):
+    from inventory.snipeit.report import KindTally
+    from inventory.snipeit.writing import merge_split, reset_merging, set_merging
+
+    rows = [{"id": 8, "name": "acme"}, {"id": 3, "name": "New"}, {"id": 4, "name": "Newer"}]
+    tally = KindTally()
+    assert merge_split(None, "company", rows, tally) == (rows, set())  # not merging: as is
+    token = set_merging(True)
+    try:
+        rest, taken = merge_split(SnipeitImport.objects.create(source_url="x"), "company", rows, tally)
+    finally:
+        reset_merging(token)
+    assert [row["id"] for row in rest] == [3, 4] and taken == {3}
+    assert ours("company", 8) == 500 and tally.matched == 1 and tally.changed == [[8, 500, "matched"]]
