@@ -67,15 +67,21 @@ from inventory.snipeit.report import ImportReport, KindTally
 from inventory.snipeit.writing import (
     ID_TAKEN,
     IMPORT_ACTOR,
+    MODEL_KINDS,
     REFUSED,
     KindSpec,
     Writer,
     clean,
     id_map,
+    merging,
+    natural_match,
+    our_id,
     refs,
     refs_forget,
     refusal,
+    reset_merging,
     sequence_advance,
+    set_merging,
     skip,
 )
 
@@ -89,14 +95,12 @@ logger = logging.getLogger("inventory.snipeit")
 DATABASE_NOT_EMPTY = ("This database already holds {what}. Ids are kept only in an empty database: import into a "
                       "fresh one, or use --merge.")
 UNFINISHED = " An earlier import did not finish: run the same command with --resume to continue it."
-MERGE_LATER = "--merge (matching by names and usernames) is not implemented yet."
 LOCAL_ADMIN_COLLIDES = ("Snipe-IT's user {id} ({username!r}) has the id or the username of the local super user "
                         "{local!r} (made by bootstrap_admin). Import before the first `make run`, or delete that user "
                         "first.")
 OTHER_SOURCE = ("The unfinished run reads {url}: resume it with that --url, or import into a fresh database.")
 PARENT_LOOP = "its parent locations form a loop"
 MANAGER_NOT_KEPT = "user {id}: its manager, user {manager}, is not kept: {why}"
-VERIFY_LATER = "--verify (comparing Snipe-IT with this service field by field) is not implemented yet."
 NOT_YET = ("not imported yet (later steps of issue 31), so not read: {kinds}. `--dry-run` counts them.")
 WITHOUT = "{label} imported without {fields}: {why}"
 FIELD_FLAGS_UNKNOWN = ("Snipe-IT did not send the custom fields' field_encrypted, is_unique and help_text (Snipe-IT 8 "
@@ -147,22 +151,25 @@ def import_run_start(*, source_url: str, options: dict[str, Any], resume: bool =
                      merge: bool = False) -> SnipeitImport:
     """The run to write into: with ``resume``, the last one that did not finish, if it read the same URL (a new one
     when there is none); else a new run, refused (:class:`ImportRefused`) when the database holds data. ``options``
-    must not hold the token (the command passes its parsed options without it)."""
-    if merge:
-        raise ImportRefused(MERGE_LATER)
+    must not hold the token (the command passes its parsed options without it). With ``merge`` the database may hold
+    data: records are matched by their natural keys (``writing.natural_match``), and the run remembers it
+    (``options["merge"]``), so ``--resume`` goes on merging."""
     if resume:
         run = SnipeitImport.objects.exclude(state=SnipeitImport.State.FINISHED).order_by("-id").first()
         if run is not None and run.source_url != source_url:
             raise ImportRefused(OTHER_SOURCE.format(url=run.source_url))
         if run is not None:
             run.state = SnipeitImport.State.RUNNING
-            run.save(update_fields=["state"])
+            if merge:
+                run.options = {**run.options, "merge": True}
+            run.save(update_fields=["state", "options"])
             return run
-    held = database_holds_data()
+    held = [] if merge else database_holds_data()
     if held and not (resume and SnipeitRecord.objects.exists()):
         unfinished = SnipeitImport.objects.exclude(state=SnipeitImport.State.FINISHED).exists()
         raise ImportRefused(DATABASE_NOT_EMPTY.format(what=", ".join(held)) + (UNFINISHED if unfinished else ""))
-    return SnipeitImport.objects.create(source_url=source_url, options=options)
+    return SnipeitImport.objects.create(source_url=source_url,
+                                        options={**options, **({"merge": True} if merge else {})})
 
 
 def import_run_finish(*, run: SnipeitImport, report: ImportReport, failed: bool = False) -> SnipeitImport:
@@ -191,15 +198,18 @@ DROPPABLE: dict[str, tuple[str, ...]] = {
 }
 
 
-def _write_one(run: SnipeitImport, kind: str, spec: KindSpec, record: dict[str, Any], *, deleted_at: Any) -> None:
-    """One record and its ``SnipeitRecord`` in one transaction. A record deleted in Snipe-IT (manufacturers, models
+def _write_one(run: SnipeitImport, kind: str, spec: KindSpec, record: dict[str, Any], *, snipeit_id: int,
+               deleted_at: Any) -> int:
+    """One record and its ``SnipeitRecord`` in one transaction; returns our id. ``record["id"]`` is the id to give
+    it (Snipe-IT's, or None for a new one under ``--merge``). A record deleted in Snipe-IT (manufacturers, models
     and users are read deleted too) is created through its service, then marked deleted with Snipe-IT's date: the
     services create live records only, and deleted ones must keep their ids (the action log and assets name them)."""
     with transaction.atomic():
         obj = spec.write(dict(record), IMPORT_ACTOR)
         if deleted_at:
             spec.model._default_manager.filter(pk=obj.pk).update(deleted_at=deleted_at)
-        SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=record["id"], our_id=obj.pk)
+        SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=snipeit_id, our_id=obj.pk)
+    return obj.pk
 
 
 def _without_refused(kind: str, record: dict[str, Any], exc: Exception) -> tuple[list[str], dict[str, Any]]:
@@ -246,19 +256,25 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
         if snipeit_id in done:
             tally.resumed += 1
             continue
-        holder = spec.model._default_manager.filter(pk=snipeit_id).first()
-        if holder is not None:  # never overwrite: a save with a taken pk would UPDATE that row
-            skip(tally, kind, row, ID_TAKEN.format(id=snipeit_id, what=str(holder)))
+        if merging() and _merge_matched(run, kind, row, tally):
+            done.add(snipeit_id)
             continue
         record = {key: row[key] for key in fields if key in row}
+        holder = spec.model._default_manager.filter(pk=snipeit_id).first()
+        if holder is not None and merging():
+            record["id"] = None  # a new id, reported
+            sequence_advance(spec.model)  # past the ids kept so far in this kind (PostgreSQL would hand one out)
+        elif holder is not None:  # never overwrite: a save with a taken pk would UPDATE that row
+            skip(tally, kind, row, ID_TAKEN.format(id=snipeit_id, what=str(holder)))
+            continue
         try:
-            _write_one(run, kind, spec, record, deleted_at=row.get("deleted_at"))
+            ours = _write_one(run, kind, spec, record, snipeit_id=snipeit_id, deleted_at=row.get("deleted_at"))
         except REFUSED as exc:
             dropped, lesser = _without_refused(kind, record, exc)
             try:
                 if not dropped:
                     raise
-                _write_one(run, kind, spec, lesser, deleted_at=row.get("deleted_at"))
+                ours = _write_one(run, kind, spec, lesser, snipeit_id=snipeit_id, deleted_at=row.get("deleted_at"))
             except REFUSED as again:
                 skip(tally, kind, row, refusal(again))
                 continue
@@ -266,10 +282,22 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
                                               why=refusal(exc)))
         done.add(snipeit_id)
         tally.imported += 1
+        tally.id_changed(snipeit_id, ours, "new id")
     sequence_advance(spec.model)
     logger.info("snipeit import: %s: %d read, %d imported, %d resumed, %d skipped", kind, tally.read, tally.imported,
                 tally.resumed, len(tally.skipped))
     return tally
+
+
+def _merge_matched(run: SnipeitImport, kind: str, row: dict[str, Any], tally: KindTally) -> bool:
+    """Under ``--merge``: when ``row`` is a record here by its natural key, map it (not overwritten) and say so."""
+    match = natural_match(kind, [row]).get(row["id"])
+    if match is None:
+        return False
+    SnipeitRecord.objects.create(run=run, kind=kind, snipeit_id=row["id"], our_id=match)
+    tally.matched += 1
+    tally.id_changed(row["id"], match, "matched")
+    return True
 
 
 # --- the writers, one per kind ------------------------------------------------------------------------------------
@@ -306,7 +334,7 @@ def _fieldset(row: dict[str, Any], actor: Any) -> CustomFieldset:
     fieldset.memberships.all().delete()
     members = []
     for position, member in enumerate(row.get("fields") or [], 1):
-        field_row = CustomField.objects.filter(pk=member["field_id"]).first()
+        field_row = CustomField.objects.filter(pk=our_id("custom_field", member["field_id"])).first()
         if field_row is None:
             raise ValidationError({"fields": [f"The custom field {member['field_id']} is not imported."]})
         members.append(CustomFieldsetField(fieldset=fieldset, field=field_row, required=bool(member.get("required")),
@@ -331,7 +359,7 @@ def _user(row: dict[str, Any], actor: Any) -> User:
     related = refs(User, {k: row[k] for k in ("company_id", "department_id", "location_id") if k in row})
     groups = []
     for group_id in row.get("group_ids") or []:
-        group = PermissionGroup.objects.filter(pk=group_id).first()
+        group = PermissionGroup.objects.filter(pk=our_id("group", group_id)).first()
         if group is None:
             raise ValidationError({"groups": [f"The group {group_id} is not imported."]})
         groups.append(group)
@@ -352,9 +380,11 @@ def users_check_local_admins(rows: list[dict[str, Any]]) -> None:
 
 
 def _users_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
-    """Users are read whole before any is written: the local admin check looks at all of them."""
+    """Users are read whole before any is written: the local admin check looks at all of them (not under --merge,
+    where a user of the local admin's username is matched, and one of its id gets a new id)."""
     rows = list(rows)
-    users_check_local_admins(rows)
+    if not merging():
+        users_check_local_admins(rows)
     return rows
 
 
@@ -409,6 +439,7 @@ KINDS: dict[str, KindSpec] = {
     "group": KindSpec(PermissionGroup, _group),
     "user": KindSpec(User, _user, _users_order),
 }
+MODEL_KINDS.update({spec.model: kind for kind, spec in KINDS.items()})  # after every kind (writing.refs translates)
 
 #: What each writer takes of a reader's record: our field names, references as ``<field>_id`` holding Snipe-IT ids.
 #: ``manager_id`` of locations and departments is read by :func:`link_managers`; a user's is reported, not kept (our
@@ -500,6 +531,7 @@ def import_snipeit(*, source_url: str, options: dict[str, Any], read: Callable[[
     commit_without_waiting()
     run = import_run_start(source_url=source_url, options=options, resume=resume, merge=merge)
     managers: dict[str, dict[Any, Any]] = {kind: {} for kind in MANAGED_KINDS}
+    merge_token = set_merging(bool(run.options.get("merge")))
     try:
         for kind in KINDS:
             report.tally(kind)
@@ -512,19 +544,19 @@ def import_snipeit(*, source_url: str, options: dict[str, Any], read: Callable[[
     except BaseException:
         import_run_finish(run=run, report=report, failed=True)
         raise
+    finally:
+        reset_merging(merge_token)
     return import_run_finish(run=run, report=report), report
 
 
 def run(*, client: SnipeitClient, context: ReadContext, resume: bool = False, merge: bool = False,
-        verify: bool = False, stdout: IO[str], stderr: IO[str] | None = None,
+        stdout: IO[str], stderr: IO[str] | None = None,
         options: dict[str, Any] | None = None) -> ImportReport:
     """``manage.py import_snipeit`` without ``--dry-run``: read each kind the writers cover through
     ``reading.read_kind`` (progress bars and lines as in the dry run) and write it, kind by kind; the kinds after
     users are not read at all (one note says so: reading 100,000 assets to write none would only cost Snipe-IT's
     rate limit). The report goes to ``stdout`` at the end, also when the run stops (then the error goes on);
     ``options`` (never the token) are stored with the run. Refusals raise :class:`ImportRefused`."""
-    if verify:
-        raise ImportRefused(VERIFY_LATER)
     report = ImportReport()
     later = [kind.name for kind in READ_KINDS if kind.name not in KINDS]
     if later:

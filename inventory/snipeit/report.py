@@ -26,13 +26,22 @@ class Skipped:
 
 @dataclass
 class KindTally:
-    """The counts of one kind (or sub-list, named ``license.seats``), and notes about the kind as a whole."""
+    """The counts of one kind (or sub-list, named ``license.seats``), and notes about the kind as a whole.
+    ``matched``: records ``--merge`` found here by their natural key (mapped, not written); ``changed``: every record
+    whose id here is not its Snipe-IT id, as ``[snipeit_id, our_id, "matched" | "new id"]``."""
 
     read: int = 0
     imported: int = 0
     resumed: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    matched: int = 0
+    changed: list[list[Any]] = field(default_factory=list)
+
+    def id_changed(self, snipeit_id: Any, our_id: Any, how: str) -> None:
+        """Record that Snipe-IT's ``snipeit_id`` is ``our_id`` here (``how``: "matched" or "new id")."""
+        if snipeit_id != our_id:
+            self.changed.append([snipeit_id, our_id, how])
 
 
 @dataclass
@@ -69,7 +78,8 @@ class ImportReport:
                 "kinds": [{"kind": name, "read": tally.read, "imported": tally.imported, "resumed": tally.resumed,
                            "skipped": [{"name": s.name, "why": s.why, "snipeit_id": s.snipeit_id}
                                        for s in tally.skipped],
-                           "notes": list(tally.notes)}
+                           "notes": list(tally.notes), "matched": tally.matched,
+                           "changed": [list(item) for item in tally.changed]}
                           for name, tally in self.kinds.items()]}
 
     @classmethod
@@ -78,7 +88,8 @@ class ImportReport:
         for tally in data.get("kinds") or []:
             report.kinds[tally["kind"]] = KindTally(
                 read=tally.get("read", 0), imported=tally.get("imported", 0), resumed=tally.get("resumed", 0),
-                notes=list(tally.get("notes") or []),
+                notes=list(tally.get("notes") or []), matched=tally.get("matched", 0),
+                changed=[list(item) for item in tally.get("changed") or []],
                 skipped=[Skipped(s["name"], s["why"], s.get("snipeit_id")) for s in tally.get("skipped", [])])
         return report
 
@@ -86,12 +97,18 @@ class ImportReport:
         """The table (a ``resumed`` column only when an earlier run wrote some), the skipped records, the notes."""
         verb = "would import" if self.dry_run else "imported"
         resumed = any(tally.resumed for tally in self.kinds.values())
+        matched = any(tally.matched for tally in self.kinds.values())
         width = max([len(name) for name in self.kinds] + [4])
-        lines = [f"{'kind':<{width}}  {'read':>8}  {verb:>12}  " + (f"{'resumed':>8}  " if resumed else "")
-                 + f"{'skipped':>8}"]
+        lines = [f"{'kind':<{width}}  {'read':>8}  {verb:>12}  " + (f"{'matched':>8}  " if matched else "")
+                 + (f"{'resumed':>8}  " if resumed else "") + f"{'skipped':>8}"]
         for name, tally in self.kinds.items():
             lines.append(f"{name:<{width}}  {tally.read:>8}  {tally.imported:>12}  "
+                         + (f"{tally.matched:>8}  " if matched else "")
                          + (f"{tally.resumed:>8}  " if resumed else "") + f"{len(tally.skipped):>8}")
+        if any(tally.changed for tally in self.kinds.values()):
+            lines += ["", "Ids that changed (kind, Snipe-IT id -> our id):"]
+            lines += [f"  {name} {theirs} -> {ours} ({how})" for name, tally in self.kinds.items()
+                      for theirs, ours, how in tally.changed]
         for name, tally in self.kinds.items():
             if tally.skipped:
                 lines.append("")

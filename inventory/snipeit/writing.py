@@ -12,11 +12,13 @@ plain dicts of our field names, references as ``<field>_id`` holding Snipe-IT id
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, models
+from django.db.models.functions import Lower
 
 from assetsvc.exceptions import DomainError
 from inventory.models import SnipeitRecord
@@ -96,13 +98,16 @@ def clean(obj: models.Model, exclude: tuple[str, ...] = ()) -> models.Model:
 
 def refs(model: type[models.Model], row: dict[str, Any]) -> dict[str, Any]:
     """``row``'s references (Snipe-IT ids, as the readers name them) as rows, under the names our services take:
-    ``{"company_id": 3}`` → ``{"company": <Company 3>}``; an id not found here is a field error (the API's "The
-    selected ... is invalid.")."""
+    ``{"company_id": 3}`` → ``{"company": <our company of Snipe-IT's 3>}``, translated through ``SnipeitRecord``
+    (:func:`our_id`; in an empty database the same id, after ``--merge`` maybe another). A reference not imported is
+    a field error (the API's "The selected ... is invalid."). A reference to a model no kind imports is taken as is."""
     out = dict(row)
     for f in model._meta.concrete_fields:
         if f.is_relation and f.attname in row:
             ref = out.pop(f.attname)
-            found = None if ref is None else _referenced(f.related_model, ref)
+            kind = MODEL_KINDS.get(f.related_model)
+            pk = ref if ref is None or kind is None else _translated(kind, ref)
+            found = None if pk is None else _referenced(f.related_model, pk)
             if ref is not None and found is None:
                 raise ValidationError({f.attname: [f"The selected {f.name.replace('_', ' ')} id is invalid."]})
             out[f.name] = found
@@ -123,9 +128,19 @@ def _referenced(model: type[models.Model], pk: Any) -> models.Model | None:
     return found
 
 
+_TRANSLATED: dict[tuple[str, Any], int | None] = {}
+
+
+def _translated(kind: str, snipeit_id: Any) -> int | None:
+    if (kind, snipeit_id) not in _TRANSLATED:
+        _TRANSLATED[(kind, snipeit_id)] = our_id(kind, snipeit_id)
+    return _TRANSLATED[(kind, snipeit_id)]
+
+
 def refs_forget() -> None:
-    """Forget the rows :func:`refs` found (a new kind may have changed them)."""
+    """Forget the rows :func:`refs` found and the ids it translated (a new kind may have changed them)."""
     _REFERENCED.clear()
+    _TRANSLATED.clear()
 
 
 Writer = Callable[[dict[str, Any], Any], models.Model]
@@ -146,3 +161,122 @@ def id_map(kind: str) -> dict[int, int]:
     """Snipe-IT id → our id of every record of ``kind`` an import wrote (one query): how a batched writer checks and
     translates the references of a whole batch. A Snipe-IT id missing here was not imported (skipped, or absent)."""
     return dict(SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", "our_id"))
+
+
+def our_id(kind: str, snipeit_id: Any) -> int | None:
+    """Our id of Snipe-IT's ``snipeit_id`` of ``kind``, if an import wrote or matched it (one query)."""
+    if snipeit_id is None:
+        return None
+    return SnipeitRecord.objects.filter(kind=kind, snipeit_id=snipeit_id).values_list("our_id", flat=True).first()
+
+
+#: Model → kind, for every kind the importer writes (``importer.KINDS`` fills it), so :func:`refs` knows which id map
+#: a reference goes through.
+MODEL_KINDS: dict[type[models.Model], str] = {}
+
+
+# --- --merge: natural keys ----------------------------------------------------------------------------------------
+
+_MERGING: ContextVar[bool] = ContextVar("snipeit_merging", default=False)
+
+
+def merging() -> bool:
+    """Whether the run writes with ``--merge`` (into a database that holds data). A writer consults it: with it,
+    each record is first matched by :func:`natural_match` (a match is mapped, never overwritten), and one that is not
+    matched gets a new id when its Snipe-IT id is taken here (:func:`ids_taken`); report changed ids with
+    :meth:`KindTally.changed`."""
+    return _MERGING.get()
+
+
+def set_merging(value: bool) -> Any:
+    """Set for the run by ``importer.import_snipeit``; returns the token to reset it with."""
+    return _MERGING.set(value)
+
+
+def reset_merging(token: Any) -> None:
+    _MERGING.reset(token)
+
+
+#: How ``--merge`` finds the record a Snipe-IT record is: alternatives tried in order, each a tuple of fields (all
+#: equal, strings case-insensitively; a reference such as ``parent_id`` compared after translation to our id).
+NATURAL_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
+    **{kind: (("name",),) for kind in ("company", "department", "manufacturer", "supplier", "category",
+                                       "status_label", "depreciation", "group", "fieldset", "license", "accessory",
+                                       "consumable", "component", "kit")},
+    "location": (("name", "parent_id"),),
+    "custom_field": (("db_column_name",), ("name",)),
+    # Our models are unique by name and model number (alive), so a name alone could join two models.
+    "asset_model": (("name", "model_number"),),
+    "user": (("username",),),
+    "asset": (("asset_tag",),),
+}
+
+
+def _kind_model(kind: str) -> type[models.Model]:
+    return next(model for model, name in MODEL_KINDS.items() if name == kind)
+
+
+def natural_match(kind: str, rows: Iterable[dict[str, Any]]) -> dict[int, int]:
+    """Snipe-IT id → our id of the rows of ``kind`` that already exist here by their natural key
+    (:data:`NATURAL_KEYS`), one query per alternative and key: what a batched writer calls for a batch under
+    ``--merge``. A live record is preferred to a deleted one, then the lowest id."""
+    model = _kind_model(kind)
+    rows = [row for row in rows if row.get("id") is not None]
+    found: dict[int, int] = {}
+    for fields in NATURAL_KEYS.get(kind, ()):
+        pending = [row for row in rows if row["id"] not in found and all(f in row for f in fields)]
+        if not pending:
+            continue
+        wanted = {row["id"]: tuple(_natural_value(model, f, row[f]) for f in fields) for row in pending}
+        first = fields[0]
+        query = model._default_manager.annotate(_key=Lower(first)).filter(
+            _key__in={key[0] for key in wanted.values() if key[0] is not None})
+        if any(f.name == "deleted_at" for f in model._meta.concrete_fields):
+            query = query.order_by(models.F("deleted_at").asc(nulls_first=True), "pk")
+        else:
+            query = query.order_by("pk")
+        here: dict[tuple[Any, ...], int] = {}
+        for values in query.values_list("pk", *fields):
+            key = tuple(_natural_value(model, f, value, translated=True) for f, value in zip(fields, values[1:],
+                                                                                                strict=True))
+            here.setdefault(key, values[0])
+        for snipeit_id, key in wanted.items():
+            if key[0] is not None and key in here:
+                found[snipeit_id] = here[key]
+    return found
+
+
+def _natural_value(model: type[models.Model], name: str, value: Any, *, translated: bool = False) -> Any:
+    """A key's value as both sides compare it: strings lower-cased and trimmed (empty is None), references as our
+    ids (Snipe-IT's translated through the id map unless ``translated``)."""
+    field = next((f for f in model._meta.concrete_fields if f.attname == name), None)
+    if field is not None and field.is_relation:
+        kind = MODEL_KINDS.get(field.related_model)
+        return value if translated or value is None or kind is None else our_id(kind, value)
+    if isinstance(value, str):
+        return value.strip().lower() or None
+    return value
+
+
+def ids_taken(model: type[models.Model], ids: Iterable[int]) -> set[int]:
+    """Which of ``ids`` a row of ``model`` holds here (one query): under ``--merge`` those records get new ids."""
+    return set(model._default_manager.filter(pk__in=list(ids)).values_list("pk", flat=True))
+
+
+def merge_split(run: SnipeitImport, kind: str, rows: list[dict[str, Any]],
+                tally: KindTally) -> tuple[list[dict[str, Any]], set[int]]:
+    """For a batched writer under ``--merge`` (call it inside the batch's transaction): the rows found here by their
+    natural key are mapped (their ``SnipeitRecord`` rows written, counted as matched, changed ids noted) and left
+    out; returns the other rows, and the Snipe-IT ids among them taken here, which the writer gives new ids (after
+    :func:`sequence_advance`), reporting each with ``tally.id_changed(snipeit_id, new_id, "new id")``. Without
+    ``--merge``: ``(rows, set())``."""
+    if not merging():
+        return rows, set()
+    matches = natural_match(kind, rows)
+    SnipeitRecord.objects.bulk_create([SnipeitRecord(run=run, kind=kind, snipeit_id=snipeit_id, our_id=ours)
+                                       for snipeit_id, ours in matches.items()])
+    for snipeit_id, ours in matches.items():
+        tally.matched += 1
+        tally.id_changed(snipeit_id, ours, "matched")
+    rest = [row for row in rows if row["id"] not in matches]
+    return rest, ids_taken(_kind_model(kind), [row["id"] for row in rest])

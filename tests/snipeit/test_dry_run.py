@@ -241,11 +241,11 @@ def test_a_refused_token_is_a_clear_error(snipeit, tmp_path):
     assert "not-the-token" not in str(caught.value)
 
 
-@pytest.mark.parametrize("option", ["--merge", "--verify"])
-def test_merge_and_verify_are_not_there_yet(snipeit, token_file, option):
-    # A run and --resume write (tests/snipeit/test_import_standin.py); these two refuse before reading anything.
-    with pytest.raises(CommandError, match=f"{option} .* not implemented yet"):
-        run("--url", snipeit.url, "--token-file", token_file, option)
+@pytest.mark.parametrize("option", ["--dry-run", "--resume", "--merge"])
+def test_verify_compares_only(snipeit, token_file, option):
+    # --verify reads and compares (tests/snipeit/test_verify.py): refused with a mode that writes, or --dry-run.
+    with pytest.raises(CommandError, match="--verify compares only"):
+        run("--url", snipeit.url, "--token-file", token_file, "--verify", option)
 
 
 @pytest.mark.parametrize(("args", "message"), [

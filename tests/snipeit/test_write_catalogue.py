@@ -186,9 +186,9 @@ def test_a_database_with_data_is_refused_unless_merge():
     assert database_holds_data() == ["company"]
     with pytest.raises(ImportRefused, match="already holds company"):
         import_run_start(source_url="https://snipe.example.com", options={})
-    with pytest.raises(ImportRefused, match="--merge"):
-        import_run_start(source_url="https://snipe.example.com", options={}, merge=True)
     assert not SnipeitImport.objects.exists()
+    run = import_run_start(source_url="https://snipe.example.com", options={}, merge=True)
+    assert run.options == {"merge": True}  # --resume goes on merging
 
 
 def test_the_local_admin_does_not_count_but_may_not_be_overwritten():

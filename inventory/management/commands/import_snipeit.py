@@ -15,9 +15,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from assetsvc.progress import progress_stream
-from inventory.snipeit import importer
+from inventory.snipeit import importer, verify
 from inventory.snipeit.client import SnipeitClient, SnipeitError
 from inventory.snipeit.kinds import KINDS, ReadContext
+from inventory.snipeit.lock import ImportLocked, import_lock
 from inventory.snipeit.reading import dry_run
 from inventory.snipeit.report import ImportReport
 
@@ -58,10 +59,21 @@ class Command(BaseCommand):
             client = SnipeitClient(str(options["url"]), token, rate=rate)  # type: ignore[arg-type]
         except SnipeitError as error:
             raise CommandError(str(error)) from None
+        if options["verify"] and (options["dry_run"] or options["resume"] or options["merge"]):
+            raise CommandError("--verify compares only: give it without --dry-run, --resume and --merge.")
         encrypted = _columns(options.get("encrypted_fields"))
         unique = _columns(options.get("unique_fields"))
         ctx = ReadContext(timezone=timezone, encrypted=encrypted, unique=unique)
         try:
+            if options["verify"]:
+                try:
+                    checked = verify.verify(client=client, context=ctx, stdout=self.stdout,
+                                            stderr=progress_stream(self))
+                except KeyboardInterrupt:
+                    raise CommandError("Interrupted: nothing was compared to the end.") from None
+                if checked.failed:
+                    raise CommandError("Snipe-IT and this service differ (listed above).")
+                return
             if options["dry_run"]:
                 report = ImportReport(dry_run=True)
                 try:
@@ -73,10 +85,13 @@ class Command(BaseCommand):
                 self.stdout.write(f"{client.requests_sent} requests to Snipe-IT.")
                 return
             try:
-                importer.run(client=client, context=ctx, resume=bool(options["resume"]), merge=bool(options["merge"]),
-                             verify=bool(options["verify"]), stdout=self.stdout, stderr=progress_stream(self),
-                             options={"rate": rate, "timezone": timezone, "encrypted_fields": sorted(encrypted),
-                                      "unique_fields": sorted(unique)})
+                with import_lock():
+                    importer.run(client=client, context=ctx, resume=bool(options["resume"]),
+                                 merge=bool(options["merge"]), stdout=self.stdout, stderr=progress_stream(self),
+                                 options={"rate": rate, "timezone": timezone, "encrypted_fields": sorted(encrypted),
+                                          "unique_fields": sorted(unique)})
+            except ImportLocked as error:
+                raise CommandError(str(error)) from None
             except KeyboardInterrupt:
                 raise CommandError("Interrupted: run the same command with --resume to continue.") from None
             except importer.ImportRefused as error:

@@ -1,0 +1,363 @@
+"""``import_snipeit --verify``: read Snipe-IT again and compare every imported record with ours, field by field
+(issue 31; docs/switching-from-snipe-it.md "Verifying").
+
+Generic, so a kind the importer learns is verified as soon as it is in ``importer.KINDS``: for each kind, the fields
+its writer takes (``importer.KIND_FIELDS``) are compared with the attributes of our row of the same name, found
+through ``SnipeitRecord`` (kind + Snipe-IT id → our id); a reference (``company_id``) is compared in Snipe-IT's ids,
+ours translated back through the id map, so a merged record whose ids changed compares equal. What is not a plain
+attribute has an entry in :data:`SPECIAL` (a user's groups, a fieldset's members, an asset's custom values, a file's
+bytes); a field or sub-list without one is named in a note as not compared, never silently passed.
+
+Nothing is written. A difference the import already reported (a field our checks refused and the record was imported
+without, a manager not kept, a record skipped with why) is listed as *known*, not as a difference: the import said
+so when it ran. Everything else (a field that differs, a record missing here, a record here that Snipe-IT no longer
+has) is a difference, and the command exits non-zero.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import IO, TYPE_CHECKING, Any
+
+from django.db import models
+
+from inventory.models import AssetFieldValue, CustomFieldsetField, SnipeitImport, SnipeitRecord
+from inventory.snipeit.importer import KIND_FIELDS, KINDS
+from inventory.snipeit.kinds import KINDS_BY_NAME
+from inventory.snipeit.reading import read_kind
+from inventory.snipeit.report import ImportReport
+
+if TYPE_CHECKING:
+    from inventory.snipeit.client import SnipeitClient
+    from inventory.snipeit.kinds import ReadContext
+
+#: Records compared per query of ours.
+BATCH = 500
+
+#: Fields never compared: values Snipe-IT's API renders as 0 or computes (counts), and keys that are not data.
+NOT_COMPARED: dict[str, frozenset[str]] = {
+    "asset": frozenset({"requests_counter"}),  # always 0 in Snipe-IT's API (AssetsTransformer)
+}
+
+
+@dataclass
+class Difference:
+    kind: str
+    snipeit_id: Any
+    field: str
+    theirs: Any
+    ours: Any
+
+
+@dataclass
+class KindCheck:
+    compared: int = 0
+    equal: int = 0
+    differing: int = 0
+    missing: int = 0
+    known: int = 0
+
+
+@dataclass
+class VerifyReport:
+    """Per kind: compared, equal, differing, missing here; each difference named; known differences apart."""
+
+    kinds: dict[str, KindCheck] = field(default_factory=dict)
+    differences: list[Difference] = field(default_factory=list)
+    missing: list[tuple[str, Any, str]] = field(default_factory=list)  # kind, Snipe-IT id, label
+    gone: list[tuple[str, Any, Any]] = field(default_factory=list)  # kind, Snipe-IT id, our id: not in Snipe-IT now
+    known: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    read: ImportReport = field(default_factory=ImportReport)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.differences or self.missing or self.gone)
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def render(self) -> str:
+        width = max([len(name) for name in self.kinds] + [4])
+        lines = [f"{'kind':<{width}}  {'compared':>8}  {'equal':>8}  {'differing':>9}  {'missing':>8}  {'known':>6}"]
+        lines += [f"{name:<{width}}  {c.compared:>8}  {c.equal:>8}  {c.differing:>9}  {c.missing:>8}  {c.known:>6}"
+                  for name, c in self.kinds.items()]
+        if self.differences:
+            lines += ["", "Differences (kind, Snipe-IT id, field: Snipe-IT's value / ours):"]
+            lines += [f"  {d.kind} {d.snipeit_id} {d.field}: {d.theirs!r} / {d.ours!r}" for d in self.differences]
+        if self.missing:
+            lines += ["", "In Snipe-IT, missing here:"] + [f"  {label}" for _kind, _id, label in self.missing]
+        if self.gone:
+            lines += ["", "Imported, no longer in Snipe-IT:"]
+            lines += [f"  {kind} {snipeit_id} (ours: {our_id})" for kind, snipeit_id, our_id in self.gone]
+        if self.known:
+            lines += ["", "Known differences (reported by the import):"] + [f"  {text}" for text in self.known]
+        skipped = [(name, s) for name, tally in self.read.kinds.items() for s in tally.skipped]
+        notes = [*self.notes, *(f"{name}: not readable, not compared: {s.name}: {s.why}" for name, s in skipped)]
+        if notes:
+            lines += [""] + [f"Note: {note}" for note in notes]
+        lines += ["", "No difference." if not self.failed else
+                  f"{len(self.differences)} differing fields, {len(self.missing)} records missing here, "
+                  f"{len(self.gone)} no longer in Snipe-IT."]
+        return "\n".join(lines) + "\n"
+
+
+# --- values -------------------------------------------------------------------------------------------------------
+
+
+def same(value: Any) -> Any:
+    """A value as both sides compare it: Snipe-IT's NULL strings are our empty ones, datetimes are instants (a naive
+    one is UTC), numbers compare as numbers, line ends are ``\\n``, permission grants are integers."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if isinstance(value, (float, Decimal)):
+        return Decimal(str(value)).normalize()
+    if isinstance(value, dict):
+        return {str(key): same(item) for key, item in value.items()}
+    if isinstance(value, str):
+        return value.replace("\r\n", "\n")
+    return value
+
+
+@dataclass
+class Maps:
+    """The id maps of every kind (Snipe-IT → ours) and back, loaded once."""
+
+    forward: dict[str, dict[int, int]] = field(default_factory=dict)
+    back: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    def load(self, kind: str) -> None:
+        pairs = SnipeitRecord.objects.filter(kind=kind).values_list("snipeit_id", "our_id")
+        self.forward[kind] = dict(pairs)
+        self.back[kind] = {ours: theirs for theirs, ours in self.forward[kind].items()}
+
+    def theirs_of(self, kind: str | None, our_id: Any) -> Any:
+        """Our id as Snipe-IT's (``our 7`` when no imported record has it)."""
+        if our_id is None or kind is None:
+            return our_id
+        found = self.back.get(kind, {}).get(our_id)
+        return found if found is not None else f"our {our_id}"
+
+
+def _kind_of_model() -> dict[type[models.Model], str]:
+    return {spec.model: kind for kind, spec in KINDS.items()}
+
+
+# --- special comparisons ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Ctx:
+    client: SnipeitClient
+    maps: Maps
+    report: VerifyReport
+
+
+Compare = Callable[[dict[str, Any], models.Model, Ctx], tuple[Any, Any] | None]
+
+
+def _groups(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any]:
+    mine = sorted(ctx.maps.theirs_of("group", pk) for pk in ours.groups.values_list("pk", flat=True))
+    return sorted(record.get("group_ids") or []), mine
+
+
+def _fieldset_fields(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any]:
+    members = CustomFieldsetField.objects.filter(fieldset=ours).order_by("order", "id")
+    mine = [(ctx.maps.theirs_of("custom_field", m.field_id), bool(m.required)) for m in members]
+    return [(m["field_id"], bool(m.get("required"))) for m in record.get("fields") or []], mine
+
+
+def _custom_values(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any]:
+    """``{db_column: plain value}`` both sides; encrypted values are decrypted (our API shows them so to a super
+    user, and Snipe-IT to a super user's token); empty values count as absent."""
+    from inventory.custom_values import plain
+
+    mine = {}
+    for row in AssetFieldValue.objects.filter(asset_id=ours.pk).select_related("field"):
+        text = plain(row.field, row.value)
+        if text not in (None, ""):
+            mine[row.field.db_column_name] = text
+    theirs = {key: str(value) for key, value in (record.get("custom_values") or {}).items() if value not in (None, "")}
+    return theirs, mine
+
+
+def _file_bytes(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any] | None:
+    """A file's bytes as SHA-256 both sides (Snipe-IT's downloaded through the client's ``download``)."""
+    from django.core.files.storage import storages
+
+    download = getattr(ctx.client, "download", None)
+    if download is None or not record.get("url"):
+        ctx.report.note("file: bytes not compared (this client cannot download)")
+        return None
+    with storages["files"].open(ours.storage_name, "rb") as handle:
+        mine = hashlib.sha256(handle.read()).hexdigest()
+    return hashlib.sha256(download(record["url"])).hexdigest(), mine
+
+
+def _flag(name: str) -> Compare:
+    """A custom field's flag Snipe-IT 8 does not send: compared only when it was sent (``flags_known``)."""
+    def compare(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any] | None:
+        if not record.get("flags_known", True):
+            return None
+        return same(record.get(name)), same(getattr(ours, name))
+    return compare
+
+
+#: (kind, field) → how it is compared: a function giving (Snipe-IT's, ours) in comparable form, or None when it is
+#: not compared for this record. A new kind's non-attribute fields and sub-lists get an entry here.
+SPECIAL: dict[tuple[str, str], Compare] = {
+    ("user", "group_ids"): _groups,
+    ("fieldset", "fields"): _fieldset_fields,
+    ("asset", "custom_values"): _custom_values,
+    ("file", "url"): _file_bytes,
+    **{("custom_field", name): _flag(name) for name in ("field_encrypted", "is_unique", "help_text")},
+}
+
+
+# --- what the import already reported -----------------------------------------------------------------------------
+
+
+def _known_from_import() -> tuple[dict[tuple[str, int], set[str]], dict[tuple[str, int], str]]:
+    """From the stored reports: (kind, Snipe-IT id) → fields the import dropped with a note (a manager not kept
+    counts as ``manager_id``), and (kind, Snipe-IT id) → why a record was skipped."""
+    dropped: dict[tuple[str, int], set[str]] = {}
+    skipped: dict[tuple[str, int], str] = {}
+    for stored in SnipeitImport.objects.order_by("id").values_list("report", flat=True):
+        for tally in (stored or {}).get("kinds") or []:
+            kind = tally["kind"]
+            without = re.compile(rf"^{re.escape(kind)} (\d+)\b.*? imported without (.+?): ")
+            manager = re.compile(rf"^{re.escape(kind)} (\d+): its manager, user \d+, is not")
+            for note in tally.get("notes") or []:
+                if found := without.match(note):
+                    names = {"permissions" if name.startswith("permission ") else name
+                             for name in found.group(2).split(", ")}
+                    dropped.setdefault((kind, int(found.group(1))), set()).update(names)
+                elif found := manager.match(note):
+                    dropped.setdefault((kind, int(found.group(1))), set()).add("manager_id")
+            for item in tally.get("skipped") or []:
+                if item.get("snipeit_id") is not None:
+                    skipped[(kind, int(item["snipeit_id"]))] = f"{item['name']}: {item['why']}"
+    return dropped, skipped
+
+
+# --- the run ------------------------------------------------------------------------------------------------------
+
+
+def _fields(kind: str, model: type[models.Model]) -> list[str]:
+    names = [name for name in KIND_FIELDS.get(kind, ()) if name != "id" and name not in NOT_COMPARED.get(kind, ())]
+    if any(f.name == "deleted_at" for f in model._meta.concrete_fields):
+        names.append("deleted_at")  # every writer keeps Snipe-IT's deletion (importer._write_one)
+    return names
+
+
+def _batches(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
+                known: tuple[dict[tuple[str, int], set[str]], dict[tuple[str, int], str]]) -> KindCheck:
+    """Compare every record of ``kind`` (as the readers make them) with our row of it."""
+    spec = KINDS[kind]
+    model = spec.model
+    check = ctx.report.kinds.setdefault(kind, KindCheck())
+    dropped, skipped = known
+    forward = ctx.maps.forward[kind]
+    fields = _fields(kind, model)
+    concrete = {f.attname: f for f in model._meta.concrete_fields}
+    model_kinds = _kind_of_model()
+    seen: set[int] = set()
+    for batch in _batches(records):
+        ours = model._default_manager.in_bulk([forward[r["id"]] for r in batch if r["id"] in forward])
+        for record in batch:
+            snipeit_id = record["id"]
+            seen.add(snipeit_id)
+            label = KINDS_BY_NAME[kind].label(record)
+            obj = ours.get(forward.get(snipeit_id))
+            if obj is None:
+                if (kind, snipeit_id) in skipped:
+                    check.known += 1
+                    ctx.report.known.append(f"skipped at import: {skipped[(kind, snipeit_id)]}")
+                else:
+                    check.missing += 1
+                    ctx.report.missing.append((kind, snipeit_id, label))
+                continue
+            check.compared += 1
+            differing = known_here = False
+            for name in fields:
+                pair = _pair(kind, name, record, obj, ctx, concrete, model_kinds)
+                if pair is None:
+                    continue
+                theirs, mine = pair
+                if theirs == mine:
+                    continue
+                if name in dropped.get((kind, snipeit_id), ()):
+                    known_here = True
+                    ctx.report.known.append(f"{label}: {name} not kept, as the import reported (Snipe-IT: {theirs!r})")
+                    continue
+                differing = True
+                ctx.report.differences.append(Difference(kind, snipeit_id, name, theirs, mine))
+            for sublist in KINDS_BY_NAME[kind].sublists:
+                if (kind, sublist.name) not in SPECIAL:
+                    ctx.report.note(f"{kind}.{sublist.name}: not compared (no comparison for it in verify.SPECIAL)")
+            if differing:
+                check.differing += 1
+            else:
+                check.equal += 1
+                check.known += known_here
+    for snipeit_id, our_id in forward.items():
+        if snipeit_id not in seen:
+            ctx.report.gone.append((kind, snipeit_id, our_id))
+    return check
+
+
+def _pair(kind: str, name: str, record: dict[str, Any], obj: models.Model, ctx: Ctx,
+          concrete: dict[str, models.Field], model_kinds: dict[type[models.Model], str]) -> tuple[Any, Any] | None:
+    """(Snipe-IT's value, ours) of one field, comparable; None when it is not compared."""
+    special = SPECIAL.get((kind, name))
+    if special is not None:
+        return special(record, obj, ctx)
+    if name not in record:
+        return None
+    model_field = concrete.get(name)
+    if model_field is None:
+        ctx.report.note(f"{kind}.{name}: not compared (not a column of ours; add a comparison in verify.SPECIAL)")
+        return None
+    mine = getattr(obj, name)
+    if model_field.is_relation:
+        return record[name], ctx.maps.theirs_of(model_kinds.get(model_field.related_model), mine)
+    return same(record[name]), same(mine)
+
+
+def verify(*, client: SnipeitClient, context: ReadContext, stdout: IO[str],
+           stderr: IO[str] | None = None) -> VerifyReport:
+    """Read every kind the importer writes and compare it with ours; the report goes to ``stdout``. Writes
+    nothing."""
+    report = VerifyReport()
+    maps = Maps()
+    for kind in KINDS:
+        maps.load(kind)
+    ctx = Ctx(client=client, maps=maps, report=report)
+    known = _known_from_import()
+    for kind in KINDS:
+        records = (record for _raw, record in read_kind(client, KINDS_BY_NAME[kind], context, report.read,
+                                                         stream=stderr))
+        verify_kind(kind, records, ctx, known)
+    stdout.write(report.render())
+    return report
