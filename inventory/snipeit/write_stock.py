@@ -285,10 +285,15 @@ def _write_license(run: SnipeitImport, kind: str, row: dict[str, Any], maps: Map
 
 
 def _write_maintenance(run: SnipeitImport, kind: str, row: dict[str, Any], maps: Maps, sub: SubRows) -> int:
+    """A maintenance (about 10,000 in a 100,000-asset Snipe-IT): its asset and supplier are known to exist from the
+    id maps, so they go to the service as ids (it locks the asset and refuses a deleted one), sparing the reads of
+    ``refs`` and of ``full_clean``'s reference checks."""
     data = _translated(row, MAINTENANCE_FIELDS, REFERENCES["maintenance"], maps)
-    data = refs(Maintenance, data)
-    clean(Maintenance(pk=row["id"], **data))
-    maintenance_create(data=data, actor=IMPORT_ACTOR, pk=row["id"], log=False)
+    asset = data.pop("asset_id", None)
+    if asset is None:
+        raise ValidationError({"asset_id": ["The asset id field is required."]})
+    clean(Maintenance(pk=row["id"], asset_id=asset, **data), exclude=("asset", "supplier"))
+    maintenance_create(data={"asset": asset, **data}, actor=IMPORT_ACTOR, pk=row["id"], log=False)
     return 0
 
 
@@ -347,13 +352,15 @@ def write_all(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], tal
              "maintenance": Maintenance, "kit": Kit}[kind]
     maps = Maps()
     done = set(maps(kind))
+    # Ids held here already (one read, not one per record): an id kept is never written over.
+    taken = set(model._default_manager.values_list("pk", flat=True)) - set(maps(kind).values())
     label = KINDS_BY_NAME[kind].label
     sub_written = sub_skipped = 0
     for row in rows:
         if row["id"] in done:
             tally.resumed += 1
             continue
-        holder = model._default_manager.filter(pk=row["id"]).first()
+        holder = model._default_manager.filter(pk=row["id"]).first() if row["id"] in taken else None
         if holder is not None:
             tally.skipped.append(Skipped(label(row), ID_TAKEN.format(id=row["id"], what=str(holder)), row["id"]))
             continue

@@ -226,3 +226,15 @@ def test_the_stand_in_import_equals_the_truth_but_for_the_reported_skips(snipeit
             model, field = lines[key]
             assert sorted(model.objects.filter(kit_id=pk).values_list("pk", field, "quantity")) == sorted(elements)
     assert not ActionLog.objects.exists()
+
+
+@pytest.mark.postgres
+def test_each_postgresql_sequence_continues_after_the_ids_kept_rows_out_and_seats_too():
+    write_all()
+    from django.db import connection
+    highest = {Accessory: 5, AccessoryCheckout: 107, License: 12, LicenseSeat: 205, Kit: 3, KitAccessory: 304,
+               KitModel: 301}
+    with connection.cursor() as cursor:
+        for model, top in highest.items():
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id'))", [model._meta.db_table])
+            assert cursor.fetchone()[0] > top, model.__name__
