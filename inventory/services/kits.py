@@ -165,13 +165,17 @@ def _locked(kit: Kit | int, actor: User | None) -> Kit:
 
 
 @transaction.atomic
-def kit_create(*, model: type[Kit] = Kit, data: dict[str, Any], actor: User | None) -> Kit:
-    """Create a kit (``name``) and log it."""
+def kit_create(*, model: type[Kit] = Kit, data: dict[str, Any], actor: User | None, pk: int | None = None,
+               log: bool = True) -> Kit:
+    """Create a kit (``name``) and log it. ``pk`` and ``log=False``: the Snipe-IT import (issue 31)."""
     kit = model(**data)
+    if pk is not None:
+        kit.pk = pk
     if actor is not None and actor.pk:
         kit.created_by = actor
     _save(kit)
-    _log(ActionType.CREATE, kit, actor)
+    if log:
+        _log(ActionType.CREATE, kit, actor)
     return kit
 
 
@@ -212,8 +216,10 @@ def _line_log(kit: Kit, actor: User | None, kind: LineKind, item_id: int | None,
 
 
 @transaction.atomic
-def kit_line_add(*, kit: Kit, kind: LineKind, item: models.Model, quantity: int, actor: User | None) -> KitLine:
-    """Put ``quantity`` of ``item`` on ``kit``; an item already on the kit is refused (Snipe-IT's text)."""
+def kit_line_add(*, kit: Kit, kind: LineKind, item: models.Model, quantity: int, actor: User | None,
+                 pk: int | None = None, log: bool = True) -> KitLine:
+    """Put ``quantity`` of ``item`` on ``kit``; an item already on the kit is refused (Snipe-IT's text). ``pk`` (the
+    line's ``pivot_id``) and ``log=False``: the Snipe-IT import (issue 31)."""
     kit = _locked(kit, actor)
     ensure_line_quantity(quantity)
     if not kind.visible_items(actor).filter(pk=item.pk).exists():
@@ -221,8 +227,9 @@ def kit_line_add(*, kit: Kit, kind: LineKind, item: models.Model, quantity: int,
         raise InvalidInputError(text, messages={kind.field: [text]})
     if kind.line_model._default_manager.filter(kit=kit, **{kind.field: item}).exists():
         raise InvalidInputError(kind.already, code="already_attached", messages={kind.field: [kind.already]})
-    line = kind.line_model._default_manager.create(kit=kit, quantity=quantity, **{kind.field: item})
-    _line_log(kit, actor, kind, item.pk, (None, None), (item.pk, quantity))
+    line = kind.line_model._default_manager.create(pk=pk, kit=kit, quantity=quantity, **{kind.field: item})
+    if log:
+        _line_log(kit, actor, kind, item.pk, (None, None), (item.pk, quantity))
     return line
 
 

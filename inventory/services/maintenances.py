@@ -65,16 +65,21 @@ def _log(action: str, maintenance: Maintenance, actor: User | None, meta: dict |
 
 
 @transaction.atomic
-def maintenance_create(*, data: dict[str, Any], actor: User | None) -> Maintenance:
+def maintenance_create(*, data: dict[str, Any], actor: User | None, pk: int | None = None,
+                       log: bool = True) -> Maintenance:
     """Record a maintenance of ``data["asset"]`` (a live asset ``actor`` may see), locking the asset so it cannot be
-    deleted meanwhile; log ``create new``."""
+    deleted meanwhile; log ``create new``. ``pk`` and ``log=False``: the Snipe-IT import (issue 31) keeps the id and
+    takes the history from Snipe-IT's log."""
     data = dict(data)
     asset = _lock_asset(data.pop("asset"), actor)
     maintenance = Maintenance(asset=asset, **_timed(data))
+    if pk is not None:
+        maintenance.pk = pk
     if actor is not None and actor.pk:
         maintenance.created_by = actor
-    maintenance.save()
-    _log(ActionType.CREATE, maintenance, actor)
+    maintenance.save(force_insert=pk is not None)
+    if log:
+        _log(ActionType.CREATE, maintenance, actor)
     return maintenance
 
 

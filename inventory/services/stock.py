@@ -201,18 +201,25 @@ def check_qty(kind: StockKind, item: models.Model, qty: int) -> None:
 
 
 @transaction.atomic
-def stock_create(*, model: type[models.Model], data: dict[str, Any], actor: User | None) -> models.Model:
-    """Create an accessory or a consumable (its company by rule 7) and log ``create``."""
+def stock_create(*, model: type[models.Model], data: dict[str, Any], actor: User | None, pk: int | None = None,
+                 log: bool = True) -> models.Model:
+    """Create an accessory or a consumable (its company by rule 7) and log ``create``.
+
+    ``pk`` and ``log=False`` are for the Snipe-IT import (issue 31): the item keeps its Snipe-IT id, and its history
+    comes from Snipe-IT's action log (no ``create`` row, no signal)."""
     kind = STOCK_KINDS[model]
     check_category(kind, data)
     data = dict(data)
     if not caller_chooses_company(actor):
         data["company"] = getattr(actor, "company", None)
     item = model(**data)
+    if pk is not None:
+        item.pk = pk
     if actor is not None and actor.pk:
         item.created_by = actor
-    item.save()
-    _log(ActionType.CREATE, item, actor)
+    item.save(force_insert=pk is not None)
+    if log:
+        _log(ActionType.CREATE, item, actor)
     return item
 
 

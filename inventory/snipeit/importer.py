@@ -64,6 +64,8 @@ from inventory.snipeit.kinds import KINDS as READ_KINDS
 from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
 from inventory.snipeit.report import ImportReport, KindTally
+from inventory.snipeit.write_stock import KIND_FIELDS as STOCK_FIELDS
+from inventory.snipeit.write_stock import STOCK_KINDS
 from inventory.snipeit.writing import (
     ID_TAKEN,
     IMPORT_ACTOR,
@@ -438,6 +440,8 @@ KINDS: dict[str, KindSpec] = {
     "asset_model": KindSpec(AssetModel, _catalogue(AssetModel)),
     "group": KindSpec(PermissionGroup, _group),
     "user": KindSpec(User, _user, _users_order),
+    # Stock, licenses, maintenances and kits go after "asset" (their checkouts, seats and maintenances name assets).
+    **STOCK_KINDS,
 }
 MODEL_KINDS.update({spec.model: kind for kind, spec in KINDS.items()})  # after every kind (writing.refs translates)
 
@@ -467,6 +471,7 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "user": ("id", "username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
              "external_id", "permissions", "company_id", "department_id", "location_id", "manager_id", "group_ids",
              "is_active"),
+    **STOCK_FIELDS,  # after "asset" (write_stock.py)
 }
 
 

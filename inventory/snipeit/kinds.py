@@ -342,7 +342,9 @@ def read_license(row: Row, ctx: ReadContext) -> Row:
     return {"id": row["id"], "name": v.text(row["name"]), "serial": v.text(row.get("product_key")),
             "category_id": v.ref_id(row.get("category")), "manufacturer_id": v.ref_id(row.get("manufacturer")),
             "supplier_id": v.ref_id(row.get("supplier")), "company_id": v.ref_id(row.get("company")),
-            "seats": v.integer(row.get("seats")) or 0, "license_name": v.text(row.get("license_name")),
+            "seats": v.integer(row.get("seats")) or 0,
+            # The seats sub-list (read_kind) replaces `seats` with the seat rows: the count stays here too.
+            "seat_count": v.integer(row.get("seats")) or 0, "license_name": v.text(row.get("license_name")),
             "license_email": v.text(row.get("license_email")),
             "reassignable": v.boolean(row.get("reassignable"), default=True),
             "maintained": v.boolean(row.get("maintained")),

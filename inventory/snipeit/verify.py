@@ -145,6 +145,8 @@ class Maps:
         """Our id as Snipe-IT's (``our 7`` when no imported record has it)."""
         if our_id is None or kind is None:
             return our_id
+        if kind not in self.back:  # a sub-list's kind ("license.seat"), loaded when first asked
+            self.load(kind)
         found = self.back.get(kind, {}).get(our_id)
         return found if found is not None else f"our {our_id}"
 
@@ -204,6 +206,30 @@ def _file_bytes(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any] 
     return hashlib.sha256(download(record["url"])).hexdigest(), mine
 
 
+def _license_seat_count(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any]:
+    return record.get("seat_count"), ours.seats
+
+
+def _sub_rows(name: str, sub_kind: str | None, related: str, targets: tuple[tuple[str, str], ...],
+              extra: tuple[str, ...] = ()) -> Compare:
+    """The sub-list ``name`` (seats, checkouts, installations, kit lines) as a sorted list of (Snipe-IT id, each
+    target in Snipe-IT's ids, each extra field) on both sides. Ours are the record's ``related`` rows, their ids
+    translated back through ``sub_kind``'s map; rows that have no id in Snipe-IT (``sub_kind`` None: a consumable's
+    handouts) compare without one."""
+    def compare(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any]:
+        theirs = sorted(((row.get("id") if sub_kind else None), *(row.get(field) for field, _kind in targets),
+                         *(same(row.get(field)) for field in extra)) for row in record.get(name) or [])
+        mine = sorted(((ctx.maps.theirs_of(sub_kind, row.pk) if sub_kind else None),
+                       *(ctx.maps.theirs_of(kind, getattr(row, field)) for field, kind in targets),
+                       *(same(getattr(row, field)) for field in extra))
+                      for row in getattr(ours, related).all())
+        return theirs, mine
+    return compare
+
+
+_HOLDERS = (("assigned_user_id", "user"), ("assigned_asset_id", "asset"), ("assigned_location_id", "location"))
+
+
 def _flag(name: str) -> Compare:
     """A custom field's flag Snipe-IT 8 does not send: compared only when it was sent (``flags_known``)."""
     def compare(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any] | None:
@@ -220,6 +246,16 @@ SPECIAL: dict[tuple[str, str], Compare] = {
     ("fieldset", "fields"): _fieldset_fields,
     ("asset", "custom_values"): _custom_values,
     ("file", "url"): _file_bytes,
+    ("license", "seat_count"): _license_seat_count,
+    ("license", "seats"): _sub_rows("seats", "license.seat", "seat_rows", _HOLDERS[:2], ("notes",)),
+    ("accessory", "checkouts"): _sub_rows("checkouts", "accessory.checkout", "checkouts", _HOLDERS, ("assigned_qty",)),
+    ("consumable", "assignments"): _sub_rows("assignments", None, "assignments", _HOLDERS[:1], ("assigned_qty",)),
+    ("component", "assignments"): _sub_rows("assignments", "component.assignment", "assignments", _HOLDERS[1:2],
+                                            ("assigned_qty",)),
+    **{("kit", lines): _sub_rows(lines, f"kit.{item}", f"kit{item.replace('_', '')}_set",
+                                 ((f"{item}_id", "asset_model" if item == "model" else item),), ("quantity",))
+       for lines, item in (("models", "model"), ("licenses", "license"), ("consumables", "consumable"),
+                           ("accessories", "accessory"))},
     **{("custom_field", name): _flag(name) for name in ("field_encrypted", "is_unique", "help_text")},
 }
 

@@ -13,13 +13,27 @@ import pytest
 from accounts.models import Department, PermissionGroup, User
 from companies.models import Company
 from inventory.models import (
+    Accessory,
+    AccessoryCheckout,
     AssetModel,
     Category,
+    Component,
+    ComponentAssignment,
+    Consumable,
+    ConsumableAssignment,
     CustomField,
     CustomFieldset,
     CustomFieldsetField,
     Depreciation,
+    Kit,
+    KitAccessory,
+    KitConsumable,
+    KitLicense,
+    KitModel,
+    License,
+    LicenseSeat,
     Location,
+    Maintenance,
     Manufacturer,
     SnipeitImport,
     SnipeitRecord,
@@ -33,7 +47,9 @@ from tests.snipeit.write_examples import ROWS, counted, write_all
 pytestmark = pytest.mark.django_db
 
 #: Every table the writers fill, in an order that deletes cleanly (referrers first).
-TABLES = [User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField, Depreciation, StatusLabel, Category,
+TABLES = [AccessoryCheckout, ConsumableAssignment, ComponentAssignment, LicenseSeat, KitModel, KitLicense,
+          KitConsumable, KitAccessory, Kit, License, Maintenance, Accessory, Consumable, Component,
+          User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField, Depreciation, StatusLabel, Category,
           Supplier, Manufacturer, Department, Location, Company, PermissionGroup]
 BOOKKEEPING = {"created_at", "updated_at", "password", "last_login"}
 
@@ -43,7 +59,8 @@ def state() -> dict[str, list[dict[str, Any]]]:
     id map."""
     out = {}
     for model in TABLES:
-        skip = BOOKKEEPING | ({"id"} if model is CustomFieldsetField else set())  # our own row ids, not Snipe-IT's
+        # our own row ids, not Snipe-IT's
+        skip = BOOKKEEPING | ({"id"} if model in (CustomFieldsetField, ConsumableAssignment) else set())
         fields = [f.attname for f in model._meta.concrete_fields if f.attname not in skip]
         out[model.__name__] = sorted(model._default_manager.values(*fields), key=repr)
     out["groups"] = sorted(User.groups.through.objects.values_list("user_id", "permissiongroup_id"))
@@ -113,6 +130,8 @@ def interrupted_then_resumed(stop_kind: str, count: int, inside: str | None = No
     ("location", 1, None, 0),  # locations are read whole (parents first) before any is written
     ("user", 1, "group_ids", 1),  # stopped while writing the second user
     ("fieldset", 0, "fields", 0),  # stopped after the service made the set, before its fields
+    ("accessory", 0, "checkouts", 0),  # stopped after the service made the accessory, before its checkouts
+    ("kit", 0, "licenses", 0),  # stopped after the kit and its model line, before its license line
 ])
 def test_a_run_stopped_halfway_and_resumed_equals_an_uninterrupted_run(stop_kind, count, inside, written):
     write_all()

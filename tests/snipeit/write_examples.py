@@ -7,6 +7,8 @@ show."""
 from __future__ import annotations
 
 import copy
+from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 
 from inventory.snipeit.importer import import_snipeit
@@ -31,6 +33,9 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"id": 4, "name": "Laptops", "category_type": "asset", "require_acceptance": True, "eula_text": "Be kind.",
          "use_default_eula": False, "checkin_email": True},
         {"id": 9, "name": "Cables", "category_type": "accessory"},
+        {"id": 14, "name": "Toner", "category_type": "consumable"},
+        {"id": 15, "name": "RAM", "category_type": "component"},
+        {"id": 16, "name": "Office software", "category_type": "license"},
     ],
     "status_label": [
         {"id": 1, "name": "Ready to Deploy", "type": "deployable", "color": "#00ff00", "default_label": True},
@@ -60,6 +65,53 @@ ROWS: dict[str, list[dict[str, Any]]] = {
          "is_active": True},
         {"id": 90, "username": "old.timer", "first_name": "Old", "last_name": "Timer", "is_active": False,
          "manager_id": 77, "company_id": None, "group_ids": [], "permissions": {"superuser": "1"}},
+    ],
+    # Stock (inventory/snipeit/write_stock.py): each with its sub-list rows as the readers make them. The examples
+    # hold no assets, so nothing here is checked out to one (tests/snipeit/test_write_stock.py adds some).
+    "accessory": [
+        {"id": 5, "name": "USB-C Dock <Pro>", "category_id": 9, "company_id": 3, "location_id": 40,
+         "manufacturer_id": 2, "supplier_id": 6, "model_number": "UD-1", "qty": 3, "min_amt": 1,
+         "purchase_cost": Decimal("99.50"), "purchase_date": date(2022, 5, 1), "notes": "Tim's",
+         "checkouts": [
+             {"id": 101, "accessory_id": 5, "assigned_user_id": 77, "assigned_asset_id": None,
+              "assigned_location_id": None, "assigned_qty": 1, "note": "Desk 4's", "created_by_id": 77,
+              "created_at": datetime(2023, 3, 4, 5, 6, 7, tzinfo=UTC)},
+             {"id": 104, "accessory_id": 5, "assigned_user_id": None, "assigned_asset_id": None,
+              "assigned_location_id": 11, "assigned_qty": 1, "note": "", "created_at": None},
+             {"id": 107, "accessory_id": 5, "assigned_user_id": 90, "assigned_asset_id": None,  # a deactivated user
+              "assigned_location_id": None, "assigned_qty": 1, "note": "",
+              "created_at": datetime(2021, 1, 2, 3, 4, 5, tzinfo=UTC)},
+         ]},
+    ],
+    "consumable": [
+        {"id": 6, "name": "Toner \"black\"", "category_id": 14, "item_no": "TN-1", "qty": 10, "company_id": None,
+         "assignments": [
+             {"id": None, "consumable_id": 6, "assigned_user_id": 77, "assigned_qty": 1, "note": "",
+              "created_at": datetime(2024, 2, 3, 4, 5, 6, tzinfo=UTC)},
+             {"id": None, "consumable_id": 6, "assigned_user_id": 77, "assigned_qty": 1, "note": "again",
+              "created_at": datetime(2024, 2, 4, 4, 5, 6, tzinfo=UTC)},
+         ]},
+    ],
+    "component": [{"id": 8, "name": "RAM 16GB", "category_id": 15, "serial": "C-1", "qty": 4, "location_id": 11,
+                   "assignments": []}],
+    "license": [
+        {"id": 12, "name": "Office & Co", "serial": "AAAA-<BBBB>", "category_id": 16, "manufacturer_id": 2,
+         "company_id": 3, "seat_count": 3, "license_name": "O'Brien", "license_email": "lic@obrien.example",
+         "reassignable": False, "maintained": True, "expiration_date": date(2027, 1, 1),
+         "purchase_cost": Decimal("300.00"), "notes": "",
+         "seats": [
+             {"id": 201, "license_id": 12, "assigned_user_id": 77, "assigned_asset_id": None, "notes": "Jane's"},
+             {"id": 202, "license_id": 12, "assigned_user_id": None, "assigned_asset_id": None, "notes": ""},
+             {"id": 205, "license_id": 12, "assigned_user_id": 90, "assigned_asset_id": None, "notes": ""},
+         ]},
+    ],
+    "maintenance": [],  # a maintenance names an asset: see tests/snipeit/test_write_stock.py
+    "kit": [
+        {"id": 3, "name": "New Starter's Kit",
+         "models": [{"id": 301, "kit_id": 3, "model_id": 17, "quantity": 1}],
+         "licenses": [{"id": 302, "kit_id": 3, "license_id": 12, "quantity": 1}],
+         "consumables": [{"id": 303, "kit_id": 3, "consumable_id": 6, "quantity": 2}],
+         "accessories": [{"id": 304, "kit_id": 3, "accessory_id": 5, "quantity": 1}]},
     ],
 }
 
