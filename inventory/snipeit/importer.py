@@ -64,6 +64,7 @@ from inventory.snipeit.kinds import KINDS as READ_KINDS
 from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
 from inventory.snipeit.report import ImportReport, KindTally
+from inventory.snipeit.write_history import ACTION_FIELDS, ACTION_KIND, FILE_FIELDS, FILE_KIND
 from inventory.snipeit.writing import (
     ID_TAKEN,
     IMPORT_ACTOR,
@@ -71,6 +72,7 @@ from inventory.snipeit.writing import (
     KindSpec,
     Writer,
     clean,
+    reading_from,
     refs,
     refusal,
     sequence_advance,
@@ -404,6 +406,8 @@ KINDS: dict[str, KindSpec] = {
     "asset_model": KindSpec(AssetModel, _catalogue(AssetModel)),
     "group": KindSpec(PermissionGroup, _group),
     "user": KindSpec(User, _user, _users_order),
+    "file": FILE_KIND,
+    "action": ACTION_KIND,
 }
 
 #: What each writer takes of a reader's record: our field names, references as ``<field>_id`` holding Snipe-IT ids.
@@ -432,6 +436,8 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "user": ("id", "username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
              "external_id", "permissions", "company_id", "department_id", "location_id", "manager_id", "group_ids",
              "is_active"),
+    "file": FILE_FIELDS,
+    "action": ACTION_FIELDS,
 }
 
 
@@ -529,8 +535,9 @@ def run(*, client: SnipeitClient, context: ReadContext, resume: bool = False, me
         return (record for _raw, record in read_kind(client, KINDS_BY_NAME[kind], context, report, stream=stderr))
 
     try:
-        import_snipeit(source_url=client.base_url, options=options or {}, read=read, resume=resume, merge=merge,
-                       report=report)
+        with reading_from(client):
+            import_snipeit(source_url=client.base_url, options=options or {}, read=read, resume=resume, merge=merge,
+                           report=report)
     finally:
         if report.kinds:
             stdout.write(report.render())
