@@ -111,7 +111,7 @@ def test_every_log_row_and_file_comes_over_with_its_dates_actor_item_and_target(
     assert imported == len(mapped["action"]) >= 3  # the users' uploads at least (assets may not be written yet)
     assert ActionLog.objects.count() == imported
     # Files: byte for byte, under their Snipe-IT ids, with their names and dates; downloadable by a super user.
-    admin = make_client(UserFactory(superuser=True))
+    admin = make_client(UserFactory(username="local-admin", superuser=True))
     for (route, item_id, file_id), (filename, content) in snipeit_dataset.files.items():
         kind = "asset" if route == "hardware" else "user"
         if item_id not in mapped.get(kind, {}):

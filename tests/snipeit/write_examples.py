@@ -7,6 +7,7 @@ show."""
 from __future__ import annotations
 
 import copy
+from datetime import UTC, datetime
 from typing import Any
 
 from inventory.snipeit.importer import import_snipeit
@@ -60,6 +61,14 @@ ROWS: dict[str, list[dict[str, Any]]] = {
          "is_active": True},
         {"id": 90, "username": "old.timer", "first_name": "Old", "last_name": "Timer", "is_active": False,
          "manager_id": 77, "company_id": None, "group_ids": [], "permissions": {"superuser": "1"}},
+    ],
+    "file": [],  # a file is downloaded from Snipe-IT: tests/snipeit/test_write_history.py
+    "action": [
+        {"id": 41, "action_type": "update", "created_by_id": 90, "item_type": "user", "item_id": 77,
+         "item_name": "Zoë O'Neil", "target_type": "", "target_id": None, "location_id": None, "note": "",
+         "log_meta": {"jobtitle": {"old": "Tech", "new": "Lead"}}, "action_source": "gui", "remote_ip": "10.0.0.5",
+         "user_agent": "Mozilla/5.0", "filename": None, "action_date": datetime(2024, 3, 1, 9, 30, tzinfo=UTC),
+         "created_at": datetime(2024, 3, 1, 9, 30, tzinfo=UTC)},
     ],
 }
 
