@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.apps import apps
 from django.core.files.base import ContentFile
-from django.db import models, transaction
+from django.db import connection, models, transaction
 
 from activity.choices import ActionType
 from activity.files import extension_of, file_kinds
@@ -295,11 +295,27 @@ def _write_batch(run: SnipeitImport, kind: str, logs: list[ActionLog], tally: Ki
         ActionLog.objects.bulk_create(written)
         for log, (created_at, updated_at) in zip(written, stamps, strict=True):  # auto_now(_add) wrote now
             log.created_at, log.updated_at = created_at, updated_at
-        ActionLog.objects.bulk_update(written, ["created_at", "updated_at"], batch_size=500)
+        _restamp(written)
         SnipeitRecord.objects.bulk_create([SnipeitRecord(run=run, kind=kind, snipeit_id=log.snipeit_id,
                                                          our_id=log.pk) for log in written])
     tally.imported += len(written)
     return [log for log in logs if log.snipeit_id in taken]
+
+
+def _restamp(logs: list[ActionLog]) -> None:
+    """Give inserted rows their original ``created_at`` / ``updated_at`` (``auto_now_add`` / ``auto_now`` wrote now on
+    insert): on PostgreSQL one ``UPDATE … FROM unnest(…)`` (a hash join; ``bulk_update``'s ``CASE`` per row made 200,000
+    rows take minutes), elsewhere ``bulk_update``."""
+    if connection.vendor != "postgresql":
+        ActionLog.objects.bulk_update(logs, ["created_at", "updated_at"], batch_size=500)
+        return
+    table = connection.ops.quote_name(ActionLog._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS log SET created_at = stamp.created_at, updated_at = stamp.updated_at "
+            "FROM unnest(%s::bigint[], %s::timestamptz[], %s::timestamptz[]) AS stamp(id, created_at, updated_at) "
+            "WHERE log.id = stamp.id",
+            [[log.pk for log in logs], [log.created_at for log in logs], [log.updated_at for log in logs]])
 
 
 def _action(row: dict[str, Any], refs: References, losses: _Losses) -> ActionLog | str:
