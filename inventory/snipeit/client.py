@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 
@@ -109,7 +110,40 @@ class SnipeitClient:
     def get(self, path: str, params: dict[str, Any] | None = None) -> Any:
         """GET ``/api/v1/<path>`` and answer its JSON, waiting on 429 and retrying transient failures."""
         path = path.strip("/")
-        url = f"{self.base_url}/{path}"
+        return self._decode(path, self._send(path, f"{self.base_url}/{path}", params))
+
+    def download(self, url: str) -> bytes:
+        """The bytes of a file Snipe-IT serves at ``url``: a path under ``/api/v1`` (``hardware/12/file/40``) or an
+        absolute address on this client's own host (scheme, host and port of ``--url``; any other is refused, so the
+        token is never sent elsewhere). Same token header, pacing, 429 and retries as :meth:`get`. A 404 raises
+        :class:`SnipeitRouteMissing`; a JSON error envelope (Snipe-IT answers many errors with 200) raises
+        :class:`SnipeitError`."""
+        if url.startswith(("http://", "https://")):
+            wanted, given = urlsplit(self.base_url), urlsplit(url)
+            if (given.scheme, given.netloc.lower()) != (wanted.scheme, wanted.netloc.lower()):
+                raise SnipeitError(f"Refused to download {given.scheme}://{given.netloc}{given.path}: not on "
+                                   f"{wanted.scheme}://{wanted.netloc} (--url), so the token is not sent there.")
+            full, path = url, given.path.strip("/")
+        else:
+            path = url.strip("/")
+            full = f"{self.base_url}/{path}"
+        response = self._send(path, full, None)
+        status = response.status_code
+        if status == 404:
+            raise SnipeitRouteMissing(self._mask(f"GET /{path}: Snipe-IT answered 404 (no such file)."))
+        if status != 200:
+            self._decode(path, response)  # the same refusals as a JSON route (401, 403, redirects, others)
+            raise SnipeitError(f"GET /{path}: Snipe-IT answered {status}.")
+        if "attachment" not in response.headers.get("Content-Disposition", "") \
+                and "json" in response.headers.get("Content-Type", ""):
+            body = _json_or_none(response)
+            if isinstance(body, dict) and body.get("status") == "error":
+                message = body.get("messages") or body.get("message") or body.get("payload")
+                raise SnipeitError(self._mask(f"GET /{path}: Snipe-IT answered an error: {message}"))
+        return response.content
+
+    def _send(self, path: str, url: str, params: dict[str, Any] | None) -> requests.Response:
+        """One GET with the token, paced; waits on 429 and retries 5xx and connection errors."""
         failures = throttled = 0
         while True:
             self._pace()
@@ -146,7 +180,7 @@ class SnipeitClient:
                 logger.warning("GET /%s: Snipe-IT answered %s, retrying in %.1f s", path, status, wait)
                 self._sleep(wait)
                 continue
-            return self._decode(path, response)
+            return response
 
     def _decode(self, path: str, response: requests.Response) -> Any:
         status = response.status_code

@@ -64,6 +64,7 @@ from inventory.snipeit.kinds import KINDS as READ_KINDS
 from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
 from inventory.snipeit.report import ImportReport, KindTally
+from inventory.snipeit.write_history import ACTION_FIELDS, ACTION_KIND, FILE_FIELDS, FILE_KIND
 from inventory.snipeit.write_stock import KIND_FIELDS as STOCK_FIELDS
 from inventory.snipeit.write_stock import STOCK_KINDS
 from inventory.snipeit.writing import (
@@ -78,6 +79,7 @@ from inventory.snipeit.writing import (
     merging,
     natural_match,
     our_id,
+    reading_from,
     refs,
     refs_forget,
     refusal,
@@ -442,6 +444,8 @@ KINDS: dict[str, KindSpec] = {
     "user": KindSpec(User, _user, _users_order),
     # Stock, licenses, maintenances and kits go after "asset" (their checkouts, seats and maintenances name assets).
     **STOCK_KINDS,
+    "file": FILE_KIND,
+    "action": ACTION_KIND,
 }
 MODEL_KINDS.update({spec.model: kind for kind, spec in KINDS.items()})  # after every kind (writing.refs translates)
 
@@ -472,6 +476,8 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
              "external_id", "permissions", "company_id", "department_id", "location_id", "manager_id", "group_ids",
              "is_active"),
     **STOCK_FIELDS,  # after "asset" (write_stock.py)
+    "file": FILE_FIELDS,
+    "action": ACTION_FIELDS,
 }
 
 
@@ -571,8 +577,9 @@ def run(*, client: SnipeitClient, context: ReadContext, resume: bool = False, me
         return (record for _raw, record in read_kind(client, KINDS_BY_NAME[kind], context, report, stream=stderr))
 
     try:
-        import_snipeit(source_url=client.base_url, options=options or {}, read=read, resume=resume, merge=merge,
-                       report=report)
+        with reading_from(client):
+            import_snipeit(source_url=client.base_url, options=options or {}, read=read, resume=resume, merge=merge,
+                           report=report)
     finally:
         if report.kinds:
             stdout.write(report.render())

@@ -409,6 +409,15 @@ def read_file(row: Row, ctx: ReadContext) -> Row:
 _ACTION_TYPES = {"create new": "create"}
 
 
+def _log_meta(meta: Any) -> Any:
+    """``log_meta`` with its strings unescaped once (the transformer passes each old and new value through ``e()``)."""
+    if isinstance(meta, dict):
+        return {key: _log_meta(value) for key, value in meta.items()} or None
+    if isinstance(meta, list):
+        return [_log_meta(value) for value in meta]
+    return v.text(meta) if isinstance(meta, str) else meta
+
+
 def read_action(row: Row, ctx: ReadContext) -> Row:
     _require(row, "id", "action_type")
     item = row.get("item") or {}
@@ -422,7 +431,7 @@ def read_action(row: Row, ctx: ReadContext) -> Row:
             "item_name": v.text_or_none(item.get("name")), "item_serial": v.text_or_none(item.get("serial")),
             "target_type": v.text(target.get("type")), "target_id": v.ref_id(target),
             "location_id": v.ref_id(row.get("location")), "note": v.notes(row.get("note")),
-            "log_meta": row.get("log_meta") or None, "action_date": action_date,
+            "log_meta": _log_meta(row.get("log_meta")), "action_date": action_date,
             "action_source": v.text(row.get("action_source")), "remote_ip": v.text(row.get("remote_ip")),
             "user_agent": v.text(row.get("user_agent")), "filename": v.text_or_none(file.get("filename")),
             "created_at": ctx.dt(row.get("created_at"))}

@@ -11,7 +11,8 @@ plain dicts of our field names, references as ``<field>_id`` holding Snipe-IT id
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from inventory.snipeit.report import KindTally, Skipped
 
 if TYPE_CHECKING:
     from inventory.models import SnipeitImport
+    from inventory.snipeit.client import SnipeitClient
 
 ID_TAKEN = "id {id} is already taken here by {what!r}"
 
@@ -280,3 +282,24 @@ def merge_split(run: SnipeitImport, kind: str, rows: list[dict[str, Any]],
         tally.id_changed(snipeit_id, ours, "matched")
     rest = [row for row in rows if row["id"] not in matches]
     return rest, ids_taken(_kind_model(kind), [row["id"] for row in rest])
+
+# --- the Snipe-IT being read, for writers that read more (files) ------------------------------------------------
+
+_SOURCE: ContextVar[SnipeitClient | None] = ContextVar("snipeit_source", default=None)
+
+
+@contextmanager
+def reading_from(client: SnipeitClient) -> Iterator[None]:
+    """Within this block :func:`source_client` is ``client``: ``importer.run`` wraps the writing in it, so a writer
+    that must fetch more than the readers' records (a file's bytes) uses the run's client, its token and its pacing,
+    without every writer's signature taking a client most of them never use."""
+    token = _SOURCE.set(client)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
+
+
+def source_client() -> SnipeitClient | None:
+    """The client of the run being written (:func:`reading_from`), or None outside one (a test writing records)."""
+    return _SOURCE.get()

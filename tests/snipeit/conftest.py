@@ -17,6 +17,15 @@ if TYPE_CHECKING:
 SNIPEIT_TOKEN = "snipeit-test-token-not-a-secret"
 
 
+@pytest.fixture(autouse=True)
+def snipeit_files_dir(settings, tmp_path):
+    """Imported files go to a temporary folder (the ``files`` storage), never to the checkout's ``var/files``."""
+    root = tmp_path / "files"
+    settings.STORAGES = {**settings.STORAGES, "files": {
+        "BACKEND": "activity.storage.PrivateFileSystemStorage", "OPTIONS": {"location": str(root)}}}
+    return root
+
+
 @pytest.fixture(scope="session")
 def snipeit_dataset() -> Dataset:
     """Small but complete: every kind, every checkout type, seats, deleted assets, files, 1,000 log rows.

@@ -461,11 +461,13 @@ def _history(ds: Dataset, rng: random.Random, log_rows: int, stamp) -> None:
     for n, asset in enumerate(assets[:: max(1, len(assets) // 6)][:6]):
         row = add("uploaded", "asset", asset["id"], asset["created_at"] + timedelta(days=2),
                   filename=f"invoice-{n}.pdf" if n % 2 else f"photo's {n}.jpg", note="Receipt & photo")
-        ds.files[("hardware", asset["id"], row["id"])] = (row["filename"], f"%PDF-1.4 asset {n}\n".encode() * (n + 1))
+        # Content of the type the name says (Snipe-IT's upload rule `mimes:` checks the content, not only the name).
+        head = b"%PDF-1.4\n" if n % 2 else b"\xff\xd8\xff\xe0\x00\x10JFIF\x00"
+        ds.files[("hardware", asset["id"], row["id"])] = (row["filename"], head + f"asset {n}\n".encode() * (n + 1))
     for n, user in enumerate(users[:3]):
         row = add("uploaded", "user", user["id"], user["created_at"] + timedelta(days=1),
                   filename=f"contract-{n}.pdf", note=None)
-        ds.files[("users", user["id"], row["id"])] = (row["filename"], f"signed contract {n}\n".encode())
+        ds.files[("users", user["id"], row["id"])] = (row["filename"], f"%PDF-1.4\nsigned contract {n}\n".encode())
     for asset in assets:
         if asset["assigned_to"]:
             add("checkout", "asset", asset["id"], asset["last_checkout"], target_type=asset["assigned_type"],

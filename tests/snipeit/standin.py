@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import re
 import threading
+import time
 from collections import Counter
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -78,8 +79,10 @@ class SnipeitStandin:
 
     def __init__(self, dataset: Dataset, *, token: str, rate_limit_every: int | None = None,
                  retry_after: int | None = 1, drift: bool = False, max_results: int = 500,
-                 host: str = "127.0.0.1", port: int = 0):
+                 host: str = "127.0.0.1", port: int = 0, delay: float = 0.0):
         self.dataset = dataset
+        #: Seconds each answer waits (a slow Snipe-IT: the crash drill needs a run that lasts long enough to kill).
+        self.delay = delay
         self.token = token
         self.rate_limit_every = rate_limit_every
         self.retry_after = retry_after
@@ -153,6 +156,8 @@ class SnipeitStandin:
         if limited:
             extra = {"Retry-After": str(self.retry_after)} if self.retry_after is not None else {}
             return 429, extra, _json(envelope("error", "Too many requests")), route
+        if self.delay:
+            time.sleep(self.delay)
         status, extra, body = self._dispatch(path, query)
         return status, {"X-RateLimit-Limit": "120", **extra}, body, route
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from accounts.models import Department, PermissionGroup, User
+from activity.models import ActionLog, StoredFile
 from companies.models import Company
 from inventory.models import (
     Accessory,
@@ -47,11 +48,11 @@ from tests.snipeit.write_examples import ROWS, counted, write_all
 pytestmark = pytest.mark.django_db
 
 #: Every table the writers fill, in an order that deletes cleanly (referrers first).
-TABLES = [AccessoryCheckout, ConsumableAssignment, ComponentAssignment, LicenseSeat, KitModel, KitLicense,
-          KitConsumable, KitAccessory, Kit, License, Maintenance, Accessory, Consumable, Component,
-          User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField, Depreciation, StatusLabel, Category,
-          Supplier, Manufacturer, Department, Location, Company, PermissionGroup]
-BOOKKEEPING = {"created_at", "updated_at", "password", "last_login"}
+TABLES = [ActionLog, StoredFile, AccessoryCheckout, ConsumableAssignment, ComponentAssignment, LicenseSeat,
+          KitModel, KitLicense, KitConsumable, KitAccessory, Kit, License, Maintenance, Accessory, Consumable,
+          Component, User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField, Depreciation, StatusLabel,
+          Category, Supplier, Manufacturer, Department, Location, Company, PermissionGroup]
+BOOKKEEPING = {"created_at", "updated_at", "password", "last_login", "storage_name"}
 
 
 def state() -> dict[str, list[dict[str, Any]]]:

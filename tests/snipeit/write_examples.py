@@ -113,6 +113,14 @@ ROWS: dict[str, list[dict[str, Any]]] = {
          "consumables": [{"id": 303, "kit_id": 3, "consumable_id": 6, "quantity": 2}],
          "accessories": [{"id": 304, "kit_id": 3, "accessory_id": 5, "quantity": 1}]},
     ],
+    "file": [],  # a file is downloaded from Snipe-IT: tests/snipeit/test_write_history.py
+    "action": [
+        {"id": 41, "action_type": "update", "created_by_id": 90, "item_type": "user", "item_id": 77,
+         "item_name": "Zoë O'Neil", "target_type": "", "target_id": None, "location_id": None, "note": "",
+         "log_meta": {"jobtitle": {"old": "Tech", "new": "Lead"}}, "action_source": "gui", "remote_ip": "10.0.0.5",
+         "user_agent": "Mozilla/5.0", "filename": None, "action_date": datetime(2024, 3, 1, 9, 30, tzinfo=UTC),
+         "created_at": datetime(2024, 3, 1, 9, 30, tzinfo=UTC)},
+    ],
 }
 
 
