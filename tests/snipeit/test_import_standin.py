@@ -131,7 +131,7 @@ def test_every_record_is_imported_under_its_id_and_equals_the_truth(snipeit_stan
     assert User.objects.filter(deleted_at__isnull=False).count() == 2
     # The closing report: one line per kind written, nothing skipped, one note for the kinds still to come.
     assert "user                40            40         0" in report
-    assert report.count("not imported yet") == 1 and "asset, accessory" in report
+    assert report.count("not imported yet") == 1 and "accessory, consumable" in report
     run = SnipeitImport.objects.get()
     assert run.state == SnipeitImport.State.FINISHED
     assert ImportReport.from_dict(run.report).render() == report  # stored as printed, in order (jsonb too)

@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 
 from accounts.models import Department, PermissionGroup, User
+from assetsvc.crypto import decrypt
 from companies.models import Company
 from inventory.models import (
+    Asset,
+    AssetFieldValue,
     AssetModel,
     Category,
     CustomField,
@@ -33,8 +36,8 @@ from tests.snipeit.write_examples import ROWS, counted, write_all
 pytestmark = pytest.mark.django_db
 
 #: Every table the writers fill, in an order that deletes cleanly (referrers first).
-TABLES = [User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField, Depreciation, StatusLabel, Category,
-          Supplier, Manufacturer, Department, Location, Company, PermissionGroup]
+TABLES = [AssetFieldValue, Asset, User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField, Depreciation,
+          StatusLabel, Category, Supplier, Manufacturer, Department, Location, Company, PermissionGroup]
 BOOKKEEPING = {"created_at", "updated_at", "password", "last_login"}
 
 
@@ -43,9 +46,13 @@ def state() -> dict[str, list[dict[str, Any]]]:
     id map."""
     out = {}
     for model in TABLES:
-        skip = BOOKKEEPING | ({"id"} if model is CustomFieldsetField else set())  # our own row ids, not Snipe-IT's
+        # our own row ids, not Snipe-IT's; an encrypted value differs at each encryption, its plain text does not
+        skip = BOOKKEEPING | ({"id"} if model in (CustomFieldsetField, AssetFieldValue) else set())
         fields = [f.attname for f in model._meta.concrete_fields if f.attname not in skip]
-        out[model.__name__] = sorted(model._default_manager.values(*fields), key=repr)
+        rows = list(model._default_manager.values(*fields))
+        if model is AssetFieldValue:
+            rows = [{**row, "value": decrypt(row["value"]) or row["value"]} for row in rows]
+        out[model.__name__] = sorted(rows, key=repr)
     out["groups"] = sorted(User.groups.through.objects.values_list("user_id", "permissiongroup_id"))
     out["records"] = sorted(SnipeitRecord.objects.values_list("kind", "snipeit_id", "our_id"))
     return out
@@ -55,6 +62,8 @@ def wipe() -> None:
     SnipeitRecord.objects.all().delete()
     SnipeitImport.objects.all().delete()
     for model in TABLES:
+        if model is Asset:  # checkouts to assets first (protected)
+            Asset.objects.update(assigned_asset=None)
         if model is Location:
             while Location.objects.exists():  # leaves first (parents are protected)
                 Location.objects.filter(children__isnull=True).delete()
