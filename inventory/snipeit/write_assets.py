@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -87,6 +86,11 @@ class _Maps:
     fieldsets: dict[int, int | None]
     slots: dict[int, list[custom_values.Slot]]
     known_columns: set[str]
+    #: The tag keys and (lower-case) serials of live assets, read once and kept up to date: a query per batch would
+    #: meet a table growing faster than PostgreSQL's statistics (a scan per batch, quadratic at 100,000 assets).
+    #: A writer outside the import taking a tag meanwhile meets the constraint (``_write_batch``'s fallback).
+    tag_keys: set[str] = field(default_factory=set)
+    serials: set[str] = field(default_factory=set)
     parents: dict[int, int] = field(default_factory=dict)
 
     @classmethod
@@ -94,9 +98,13 @@ class _Maps:
         refs = {kind: id_map(kind) for kind in {"asset_model", "status_label", "company", "supplier", "location",
                                                 "user", "asset"}}
         fieldsets = dict(AssetModel.objects.values_list("pk", "fieldset_id"))
+        live = Asset.objects.alive().annotate(low=Lower("asset_tag"), low_serial=Lower("serial")).order_by()
+        tags = list(live.values_list("asset_tag_key", "low", "low_serial"))
         return cls(refs=refs, fieldsets=fieldsets,
                    slots=custom_values.fieldset_slots(pk for pk in fieldsets.values() if pk is not None),
-                   known_columns=set(CustomField.objects.values_list("db_column_name", flat=True)))
+                   known_columns=set(CustomField.objects.values_list("db_column_name", flat=True)),
+                   tag_keys={key or tag_key(low) for key, low, _ in tags},  # tag_matches: rows kept without a key
+                   serials={serial for _, _, serial in tags if serial})
 
     def loops(self, child: int, target: int) -> bool:
         """Whether checking Snipe-IT asset ``child`` out to asset ``target`` closes a loop."""
@@ -158,16 +166,7 @@ def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], maps
     label = KINDS_BY_NAME[kind].label
     taken_ids = dict(Asset.objects.filter(pk__in=[row["id"] for row in rows]).values_list("pk", "asset_tag"))
     tags = {row["id"]: normalize_tag(str(row.get("asset_tag") or "")) for row in rows}
-    keys = {tag_key(tag) for tag in tags.values() if tag}
-    live_tags = set(Asset.objects.alive().filter(Q(asset_tag_key__in=keys) | Q(asset_tag_key__isnull=True)
-                                                  ).annotate(low=Lower("asset_tag")).values_list("asset_tag_key",
-                                                                                                 "low").order_by())
-    held_keys = {key for key, _ in live_tags if key} | {tag_key(low) for key, low in live_tags if not key}
-    held_serials: set[str] = set()
-    if site.unique_serial:
-        serials = {str(row.get("serial") or "").lower() for row in rows} - {""}
-        held_serials = set(Asset.objects.alive().annotate(low=Lower("serial")).filter(low__in=serials)
-                           .values_list("low", flat=True).order_by())
+    held_keys, held_serials = maps.tag_keys, maps.serials
     batch_tags: dict[str, int] = {}
     batch_serials: dict[str, int] = {}
     planned: list[_Planned] = []
@@ -214,6 +213,10 @@ def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], maps
 
 def _done(plan: _Planned, maps: _Maps, tally: KindTally) -> None:
     maps.refs["asset"][plan.row["id"]] = plan.asset.pk
+    if plan.asset.deleted_at is None:
+        maps.tag_keys.add(plan.asset.asset_tag_key)
+        if plan.asset.serial:
+            maps.serials.add(plan.asset.serial.lower())
     tally.imported += 1
     tally.notes.extend(plan.notes)
 
