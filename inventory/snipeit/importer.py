@@ -64,6 +64,7 @@ from inventory.snipeit.kinds import KINDS as READ_KINDS
 from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
 from inventory.snipeit.report import ImportReport, KindTally
+from inventory.snipeit.write_assets import ASSET_FIELDS, write_assets
 from inventory.snipeit.write_history import ACTION_FIELDS, ACTION_KIND, FILE_FIELDS, FILE_KIND
 from inventory.snipeit.write_stock import KIND_FIELDS as STOCK_FIELDS
 from inventory.snipeit.write_stock import STOCK_KINDS
@@ -442,6 +443,7 @@ KINDS: dict[str, KindSpec] = {
     "asset_model": KindSpec(AssetModel, _catalogue(AssetModel)),
     "group": KindSpec(PermissionGroup, _group),
     "user": KindSpec(User, _user, _users_order),
+    "asset": KindSpec(Asset, None, write_all=write_assets),  # type: ignore[arg-type]  # batched: no one-row writer
     # Stock, licenses, maintenances and kits go after "asset" (their checkouts, seats and maintenances name assets).
     **STOCK_KINDS,
     "file": FILE_KIND,
@@ -475,6 +477,7 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "user": ("id", "username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
              "external_id", "permissions", "company_id", "department_id", "location_id", "manager_id", "group_ids",
              "is_active"),
+    "asset": ASSET_FIELDS,
     **STOCK_FIELDS,  # after "asset" (write_stock.py)
     "file": FILE_FIELDS,
     "action": ACTION_FIELDS,

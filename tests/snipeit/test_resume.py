@@ -12,10 +12,13 @@ import pytest
 
 from accounts.models import Department, PermissionGroup, User
 from activity.models import ActionLog, StoredFile
+from assetsvc.crypto import decrypt
 from companies.models import Company
 from inventory.models import (
     Accessory,
     AccessoryCheckout,
+    Asset,
+    AssetFieldValue,
     AssetModel,
     Category,
     Component,
@@ -50,8 +53,8 @@ pytestmark = pytest.mark.django_db
 #: Every table the writers fill, in an order that deletes cleanly (referrers first).
 TABLES = [ActionLog, StoredFile, AccessoryCheckout, ConsumableAssignment, ComponentAssignment, LicenseSeat,
           KitModel, KitLicense, KitConsumable, KitAccessory, Kit, License, Maintenance, Accessory, Consumable,
-          Component, User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField, Depreciation, StatusLabel,
-          Category, Supplier, Manufacturer, Department, Location, Company, PermissionGroup]
+          Component, AssetFieldValue, Asset, User, AssetModel, CustomFieldsetField, CustomFieldset, CustomField,
+          Depreciation, StatusLabel, Category, Supplier, Manufacturer, Department, Location, Company, PermissionGroup]
 BOOKKEEPING = {"created_at", "updated_at", "password", "last_login", "storage_name"}
 
 
@@ -60,10 +63,14 @@ def state() -> dict[str, list[dict[str, Any]]]:
     id map."""
     out = {}
     for model in TABLES:
-        # our own row ids, not Snipe-IT's
-        skip = BOOKKEEPING | ({"id"} if model in (CustomFieldsetField, ConsumableAssignment) else set())
+        # our own row ids, not Snipe-IT's; an encrypted value differs at each encryption, its plain text does not
+        skip = BOOKKEEPING | ({"id"} if model in (CustomFieldsetField, ConsumableAssignment, AssetFieldValue)
+                              else set())
         fields = [f.attname for f in model._meta.concrete_fields if f.attname not in skip]
-        out[model.__name__] = sorted(model._default_manager.values(*fields), key=repr)
+        rows = list(model._default_manager.values(*fields))
+        if model is AssetFieldValue:
+            rows = [{**row, "value": decrypt(row["value"]) or row["value"]} for row in rows]
+        out[model.__name__] = sorted(rows, key=repr)
     out["groups"] = sorted(User.groups.through.objects.values_list("user_id", "permissiongroup_id"))
     out["records"] = sorted(SnipeitRecord.objects.values_list("kind", "snipeit_id", "our_id"))
     return out
@@ -73,6 +80,8 @@ def wipe() -> None:
     SnipeitRecord.objects.all().delete()
     SnipeitImport.objects.all().delete()
     for model in TABLES:
+        if model is Asset:  # checkouts to assets first (protected)
+            Asset.objects.update(assigned_asset=None)
         if model is Location:
             while Location.objects.exists():  # leaves first (parents are protected)
                 Location.objects.filter(children__isnull=True).delete()

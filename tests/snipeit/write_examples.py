@@ -66,8 +66,16 @@ ROWS: dict[str, list[dict[str, Any]]] = {
         {"id": 90, "username": "old.timer", "first_name": "Old", "last_name": "Timer", "is_active": False,
          "manager_id": 77, "company_id": None, "group_ids": [], "permissions": {"superuser": "1"}},
     ],
-    # Stock (inventory/snipeit/write_stock.py): each with its sub-list rows as the readers make them. The examples
-    # hold no assets, so nothing here is checked out to one (tests/snipeit/test_write_stock.py adds some).
+    "asset": [  # the laptop (a later id) is checked out to the dock, which is checked out to Jane
+        {"id": 12, "asset_tag": "DOCK-12", "model_id": 17, "status_id": 1, "company_id": 3, "assigned_asset_id": 14,
+         "custom_values": {"_snipeit_bitlocker_2": "dock's key"}},
+        {"id": 14, "asset_tag": "MBP-0014", "name": "Jane's laptop", "serial": "C02XYZ", "model_id": 17,
+         "status_id": 1, "company_id": 3, "supplier_id": 6, "rtd_location_id": 40, "location_id": 40,
+         "assigned_user_id": 77, "checkout_counter": 3, "checkin_counter": 2,
+         "custom_values": {"_snipeit_bitlocker_2": "s3cret & key", "_snipeit_mac_address_1": "aa:bb:cc:00:11:22"}},
+    ],
+    # Stock (inventory/snipeit/write_stock.py): each with its sub-list rows as the readers make them. Nothing here is
+    # checked out to an asset (tests/snipeit/test_write_stock.py does that).
     "accessory": [
         {"id": 5, "name": "USB-C Dock <Pro>", "category_id": 9, "company_id": 3, "location_id": 40,
          "manufacturer_id": 2, "supplier_id": 6, "model_number": "UD-1", "qty": 3, "min_amt": 1,
