@@ -31,6 +31,7 @@ from inventory.snipeit.importer import KIND_FIELDS, KINDS
 from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
 from inventory.snipeit.report import ImportReport
+from inventory.snipeit.write_history import FILE_ROUTES
 
 if TYPE_CHECKING:
     from inventory.snipeit.client import SnipeitClient
@@ -198,12 +199,17 @@ def _file_bytes(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any] 
     from django.core.files.storage import storages
 
     download = getattr(ctx.client, "download", None)
-    if download is None or not record.get("url"):
+    if download is None:
         ctx.report.note("file: bytes not compared (this client cannot download)")
         return None
     with storages["files"].open(ours.storage_name, "rb") as handle:
         mine = hashlib.sha256(handle.read()).hexdigest()
-    return hashlib.sha256(download(record["url"])).hexdigest(), mine
+    route = FILE_ROUTES.get(record.get("item_type"))
+    if route is None:
+        return None
+    # The API's download route, as the import fetched it (a row's ``url`` is Snipe-IT's web page, behind a login).
+    theirs = download(f"{route}/{record['item_id']}/file/{record['id']}")
+    return hashlib.sha256(theirs).hexdigest(), mine
 
 
 def _license_seat_count(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any]:
