@@ -507,6 +507,10 @@ def link_managers(*, kind: str, managers: dict[Any, Any], tally: KindTally) -> i
             continue
         links[mapped[snipeit_id]] = users[manager]
         by_our_id[mapped[snipeit_id]] = (snipeit_id, manager)
+    if merging():  # a record that was here before keeps its manager; one without gets Snipe-IT's
+        managed = set(model._default_manager.filter(pk__in=list(links), manager__isnull=False)
+                      .values_list("pk", flat=True))
+        links = {pk: manager_id for pk, manager_id in links.items() if pk not in managed}
     if kind != "user":
         return sum(model._default_manager.filter(pk=pk).exclude(manager_id=manager_id).update(manager_id=manager_id)
                    for pk, manager_id in links.items())
