@@ -16,8 +16,7 @@ from inventory.snipeit.report import ImportReport
 
 @admin.register(SnipeitImport)
 class SnipeitImportAdmin(ReadOnlyModelAdmin):
-    list_display = ["id", "source_url", "state", "started_at", "finished_at", "records"]
-    list_filter = ["state"]
+    list_display = ["source_url", "state", "started_at", "records"]
     fields = ["source_url", "state", "started_at", "finished_at", "options", "records", "closing_report"]
     readonly_fields = fields
 

@@ -24,6 +24,7 @@ class SnipeitImport(models.Model):
 
     class Meta:
         ordering = ["id"]
+        verbose_name = "Snipe-IT import"
 
     def __str__(self) -> str:
         return f"import from {self.source_url} ({self.state})"
