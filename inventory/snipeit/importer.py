@@ -245,10 +245,14 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
     sequence moves past the highest id. Counts go to ``kind``'s tally in ``report``; ``read`` is counted by whoever
     reads (``reading.read_kind``), since a row a reader cannot decode never reaches a writer."""
     spec = KINDS[kind]
-    tally = (report or ImportReport()).tally(kind)
+    report = report if report is not None else ImportReport()
+    tally = report.tally(kind)
     refs_forget()
     if spec.write_all is not None:
         spec.write_all(run, kind, rows, tally)
+        for name, count in tally.sub_imported.items():
+            report.tally(f"{kind}.{name}").imported += count
+        tally.sub_imported.clear()
         sequence_advance(spec.model)
         logger.info("snipeit import: %s: %d read, %d imported, %d resumed, %d skipped", kind, tally.read,
                     tally.imported, tally.resumed, len(tally.skipped))

@@ -37,6 +37,12 @@ class KindTally:
     notes: list[str] = field(default_factory=list)
     matched: int = 0
     changed: list[list[Any]] = field(default_factory=list)
+    #: Sub-list rows a batched writer wrote, by the reader's sub-list name (``checkouts``, ``seats``, ``models``):
+    #: ``importer.write_kind`` moves them to the report's ``<kind>.<name>`` rows, where reading counted them.
+    sub_imported: dict[str, int] = field(default_factory=dict)
+
+    def sub_written(self, name: str, count: int = 1) -> None:
+        self.sub_imported[name] = self.sub_imported.get(name, 0) + count
 
     def id_changed(self, snipeit_id: Any, our_id: Any, how: str) -> None:
         """Record that Snipe-IT's ``snipeit_id`` is ``our_id`` here (``how``: "matched" or "new id")."""

@@ -73,7 +73,6 @@ SEAT_BOTH = ("license {license} seat {seat}: Snipe-IT names user {user} and asse
              "seat here has one holder)")
 SEATS_DIFFER = "license {id}: Snipe-IT says {said} seats and lists {listed}: imported with {listed}"
 NO_SEATS = "Snipe-IT listed none of its {seats} seats"
-SUB_COUNTS = "{name}: {imported} imported, {skipped} skipped"
 QTY_RANGE = "The {field} must be between 1 and {max}."
 
 #: References of each kind's record: our field (``<field>_id``) and the kind of record it names.
@@ -149,6 +148,8 @@ class SubRows:
     def __init__(self, tally: KindTally, kind: str, parent: dict[str, Any]) -> None:
         self.tally, self.kind, self.parent = tally, kind, parent
         self.skipped: list[Skipped] = []
+        #: Rows written per sub-list, when a record has several (a kit's four kinds of line).
+        self.written: dict[str, int] = {}
 
     def skip(self, what: str, row: dict[str, Any], why: str) -> None:
         label = KINDS_BY_NAME[self.kind].label(self.parent)
@@ -329,6 +330,7 @@ def _write_kit(run: SnipeitImport, kind: str, row: dict[str, Any], maps: Maps, s
             if line.get("id") is not None:
                 SnipeitRecord.objects.create(run=run, kind=sub_kind, snipeit_id=line["id"], our_id=made.pk)
             written += 1
+            sub.written[key] = sub.written.get(key, 0) + 1
     return written
 
 
@@ -343,11 +345,15 @@ SUB_MODELS = {"accessory": (AccessoryCheckout,), "component": (ComponentAssignme
               "kit": tuple(line.line_model for line in LINE_KINDS.values())}
 
 
+#: The reader's sub-list of each kind with one (``kinds.KINDS``: ``accessory.checkouts``, ``license.seats``).
+READ_SUBLIST = {"accessory": "checkouts", "consumable": "assignments", "component": "assignments", "license": "seats"}
+
+
 def write_all(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], tally: KindTally) -> None:
     """Every record of ``kind`` with its sub-rows, one transaction each (see the module docstring); records an earlier
     run wrote are counted as resumed and left alone; a refused record is skipped with why, a refused sub-row is
-    skipped with why and its record kept. The sub-rows' counts are a note of the kind."""
-    write, sub_name = WRITERS[kind]
+    skipped with why and its record kept. Sub-rows written are counted in the report's `<kind>.<sub-list>` rows."""
+    write, _sub_name = WRITERS[kind]
     model = {"accessory": Accessory, "consumable": Consumable, "component": Component, "license": License,
              "maintenance": Maintenance, "kit": Kit}[kind]
     maps = Maps()
@@ -355,7 +361,6 @@ def write_all(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], tal
     # Ids held here already (one read, not one per record): an id kept is never written over.
     taken = set(model._default_manager.values_list("pk", flat=True)) - set(maps(kind).values())
     label = KINDS_BY_NAME[kind].label
-    sub_written = sub_skipped = 0
     for row in rows:
         if row["id"] in done:
             tally.resumed += 1
@@ -375,12 +380,10 @@ def write_all(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], tal
         done.add(row["id"])
         tally.imported += 1
         tally.skipped.extend(sub.skipped)
-        sub_written += written
-        sub_skipped += len(sub.skipped)
+        for name, count in (sub.written or ({READ_SUBLIST[kind]: written} if kind in READ_SUBLIST else {})).items():
+            tally.sub_written(name, count)
     for sub_model in SUB_MODELS.get(kind, ()):
         sequence_advance(sub_model)
-    if sub_name and (sub_written or sub_skipped):
-        tally.notes.append(SUB_COUNTS.format(name=sub_name, imported=sub_written, skipped=sub_skipped))
 
 
 def spec(kind: str) -> KindSpec:
