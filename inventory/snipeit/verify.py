@@ -30,7 +30,7 @@ from inventory.models import AssetFieldValue, CustomFieldsetField, SnipeitImport
 from inventory.snipeit.importer import KIND_FIELDS, KINDS
 from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
-from inventory.snipeit.report import ImportReport
+from inventory.snipeit.report import FIRST_IDS, ImportReport
 from inventory.snipeit.write_history import FILE_ROUTES, ITEM_KINDS, our_type
 
 if TYPE_CHECKING:
@@ -72,13 +72,17 @@ class VerifyReport:
     differences: list[Difference] = field(default_factory=list)
     missing: list[tuple[str, Any, str]] = field(default_factory=list)  # kind, Snipe-IT id, label
     gone: list[tuple[str, Any, Any]] = field(default_factory=list)  # kind, Snipe-IT id, our id: not in Snipe-IT now
-    known: list[str] = field(default_factory=list)
+    known: dict[tuple[str, str], list[tuple[Any, str]]] = field(default_factory=dict)  # (kind, what) → (id, line)
     notes: list[str] = field(default_factory=list)
     read: ImportReport = field(default_factory=ImportReport)
 
     @property
     def failed(self) -> bool:
         return bool(self.differences or self.missing or self.gone)
+
+    def known_difference(self, kind: str, snipeit_id: Any, what: str, line: str) -> None:
+        """A difference the import reported; printed grouped by (kind, what) so 30,000 of them stay one line."""
+        self.known.setdefault((kind, what), []).append((snipeit_id, line))
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -98,7 +102,15 @@ class VerifyReport:
             lines += ["", "Imported, no longer in Snipe-IT:"]
             lines += [f"  {kind} {snipeit_id} (ours: {our_id})" for kind, snipeit_id, our_id in self.gone]
         if self.known:
-            lines += ["", "Known differences (reported by the import):"] + [f"  {text}" for text in self.known]
+            lines += ["", "Known differences (reported by the import):"]
+            for (kind, what), found in self.known.items():
+                if len(found) == 1:
+                    lines.append(f"  {found[0][1]}")
+                    continue
+                ids = ", ".join(f"{snipeit_id:,}" if isinstance(snipeit_id, int) else str(snipeit_id)
+                                for snipeit_id, _line in found[:FIRST_IDS])
+                more = f" and {len(found) - FIRST_IDS:,} more" if len(found) > FIRST_IDS else ""
+                lines.append(f"  {kind}: {len(found):,} records, {what}: ids {ids}{more}")
         skipped = [(name, s) for name, tally in self.read.kinds.items() for s in tally.skipped]
         notes = [*self.notes, *(f"{name}: not readable, not compared: {s.name}: {s.why}" for name, s in skipped)]
         if notes:
@@ -352,13 +364,13 @@ PREPARE: dict[str, Callable[[list[models.Model], Ctx], None]] = {"asset": _load_
 # --- what the import already reported -----------------------------------------------------------------------------
 
 
-def _known_from_import() -> tuple[dict[tuple[str, int], set[str]], dict[tuple[str, int], str],
+def _known_from_import() -> tuple[dict[tuple[str, int], set[str]], dict[tuple[str, int], tuple[str, str]],
                                   dict[tuple[str, int], list[Any]]]:
     """From the stored reports: (kind, Snipe-IT id) → fields the import dropped with a note (a manager not kept
     counts as ``manager_id``, a custom value left out by its column), (kind, Snipe-IT id) → why a record was
     skipped, and (kind, Snipe-IT id) → the ids of its sub-rows (seats, checkouts, lines) the import refused."""
     dropped: dict[tuple[str, int], set[str]] = {}
-    skipped: dict[tuple[str, int], str] = {}
+    skipped: dict[tuple[str, int], tuple[str, str]] = {}
     sub_skips: dict[tuple[str, int], list[Any]] = {}
     for stored in SnipeitImport.objects.order_by("id").values_list("report", flat=True):
         for kind, tally in ImportReport.from_dict(stored or {}).kinds.items():
@@ -376,7 +388,7 @@ def _known_from_import() -> tuple[dict[tuple[str, int], set[str]], dict[tuple[st
                 if item.parent is not None:
                     sub_skips.setdefault((kind, int(item.parent)), []).append(item.snipeit_id)
                 elif item.snipeit_id is not None:
-                    skipped[(kind, int(item.snipeit_id))] = f"{item.name}: {item.why}"
+                    skipped[(kind, int(item.snipeit_id))] = (item.name, item.why)
     return dropped, skipped, sub_skips
 
 
@@ -402,7 +414,7 @@ def _batches(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
 
 
 def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
-                known: tuple[dict[tuple[str, int], set[str]], dict[tuple[str, int], str],
+                known: tuple[dict[tuple[str, int], set[str]], dict[tuple[str, int], tuple[str, str]],
                              dict[tuple[str, int], list[Any]]]) -> KindCheck:
     """Compare every record of ``kind`` (as the readers make them) with our row of it."""
     spec = KINDS[kind]
@@ -428,7 +440,9 @@ def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
             if obj is None:
                 if (kind, snipeit_id) in skipped:
                     check.known += 1
-                    ctx.report.known.append(f"skipped at import: {skipped[(kind, snipeit_id)]}")
+                    name, why = skipped[(kind, snipeit_id)]
+                    ctx.report.known_difference(kind, snipeit_id, f"skipped at import ({why})",
+                                                f"skipped at import: {name}: {why}")
                 else:
                     check.missing += 1
                     ctx.report.missing.append((kind, snipeit_id, label))
@@ -441,7 +455,7 @@ def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
                     continue
                 if isinstance(pair, Known):
                     known_here = True
-                    ctx.report.known.append(f"{label}: {name} {pair}")
+                    ctx.report.known_difference(kind, snipeit_id, f"{name} {pair}", f"{label}: {name} {pair}")
                     continue
                 theirs, mine = pair
                 if theirs == mine:
@@ -449,7 +463,7 @@ def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
                 why = _known_why(name, theirs, mine, dropped.get((kind, snipeit_id), set()))
                 if why:
                     known_here = True
-                    ctx.report.known.append(f"{label}: {why}")
+                    ctx.report.known_difference(kind, snipeit_id, why[0], f"{label}: {why[0]}{why[1]}")
                     continue
                 differing = True
                 ctx.report.differences.append(Difference(kind, snipeit_id, name, theirs, mine))
@@ -467,15 +481,15 @@ def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
     return check
 
 
-def _known_why(name: str, theirs: Any, mine: Any, dropped: set[str]) -> str | None:
+def _known_why(name: str, theirs: Any, mine: Any, dropped: set[str]) -> tuple[str, str] | None:
     """Why a difference is one the import reported (a field, or the custom values of the columns, it left out with
-    a note), or None."""
+    a note) and this record's detail, or None."""
     if name in dropped:
-        return f"{name} not kept, as the import reported (Snipe-IT: {theirs!r})"
+        return f"{name} not kept, as the import reported", f" (Snipe-IT: {theirs!r})"
     if isinstance(theirs, dict) and isinstance(mine, dict):
         columns = {key for key in theirs.keys() | mine.keys() if theirs.get(key) != mine.get(key)}
         if columns and columns <= dropped:
-            return f"{', '.join(sorted(columns))} not kept, as the import reported"
+            return f"{', '.join(sorted(columns))} not kept, as the import reported", ""
     return None
 
 
