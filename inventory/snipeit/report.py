@@ -179,6 +179,6 @@ def without_line(kind: str, group: dict[str, Any]) -> str:
     if len(ids) == 1:
         return group["notes"][0] if group.get("notes") else f"{kind} {ids[0]} imported without {group['what']}: " \
             f"{group['why']}"
-    shown = ", ".join(f"{i:,}" if isinstance(i, int) else str(i) for i in ids[:FIRST_IDS])
+    shown = ", ".join(str(i) for i in ids[:FIRST_IDS])  # ids plain (a "5,953" in a list of ids reads as two)
     more = f" and {len(ids) - FIRST_IDS:,} more" if len(ids) > FIRST_IDS else ""
     return f"{len(ids):,} imported without {group['what']} ({group['why']}): ids {shown}{more}"
