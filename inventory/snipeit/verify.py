@@ -182,6 +182,7 @@ class Ctx:
     kind: str = ""  # the kind being compared
     values: dict[int, dict[str, str]] = field(default_factory=dict)  # our asset id → its custom values, per batch
     custom_fields: dict[int, Any] = field(default_factory=dict)  # our custom fields by id, loaded once
+    checkbox_columns: set[str] = field(default_factory=set)
     sub_skips: dict[tuple[str, int], list[Any]] = field(default_factory=dict)  # (kind, id) → its refused sub-rows
 
 
@@ -219,8 +220,17 @@ def _load_custom_values(objs: list[models.Model], ctx: Ctx) -> None:
 
 
 def _custom_values(record: dict[str, Any], ours: Any, ctx: Ctx) -> tuple[Any, Any]:
-    """``{db_column: plain value}`` both sides (ours loaded for the whole batch by :func:`_load_custom_values`)."""
-    theirs = {key: str(value) for key, value in (record.get("custom_values") or {}).items() if value not in (None, "")}
+    """``{db_column: plain value}`` both sides (ours loaded for the whole batch by :func:`_load_custom_values`). A
+    checkbox's ticked options are joined by ``, `` in Snipe-IT and by ``,`` here (as our API stores any checkbox
+    input): compared as the list of options."""
+    if not ctx.checkbox_columns and ctx.custom_fields:
+        ctx.checkbox_columns = {f.db_column_name for f in ctx.custom_fields.values() if f.element == "checkbox"}
+    theirs = {}
+    for key, value in (record.get("custom_values") or {}).items():
+        if value in (None, ""):
+            continue
+        text = str(value)
+        theirs[key] = ",".join(p.strip() for p in text.split(",") if p.strip()) if key in ctx.checkbox_columns else text
     return theirs, ctx.values.get(ours.pk, {})
 
 

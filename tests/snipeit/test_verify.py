@@ -130,3 +130,18 @@ def test_what_the_import_left_out_and_said_so_is_known_not_a_difference(snipeit_
     assert f'asset {asset["id"]} "{asset["asset_tag"]}": {column} not kept, as the import reported' in report
     assert "checkouts 1 rows not kept, as the import reported" in report
     assert f"action {action['id']}" in report and "its target, user 99999, was not imported" in report
+
+
+def test_a_checkbox_compares_as_its_ticked_options():
+    # Snipe-IT joins ticked options with ", ", we store them joined with "," (as our API stores any checkbox input)
+    from types import SimpleNamespace
+
+    from inventory.snipeit.verify import Ctx, Maps, VerifyReport, _custom_values
+
+    ports = SimpleNamespace(db_column_name="_snipeit_ports_1", element="checkbox")
+    ctx = Ctx(client=None, maps=Maps(), report=VerifyReport(), custom_fields={1: ports},
+              values={7: {"_snipeit_ports_1": "USB-C,HDMI"}})
+    theirs, mine = _custom_values({"custom_values": {"_snipeit_ports_1": "USB-C, HDMI"}}, SimpleNamespace(pk=7), ctx)
+    assert theirs == mine
+    theirs, mine = _custom_values({"custom_values": {"_snipeit_ports_1": "USB-C"}}, SimpleNamespace(pk=7), ctx)
+    assert theirs != mine
