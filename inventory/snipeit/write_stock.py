@@ -154,7 +154,8 @@ class SubRows:
     def skip(self, what: str, row: dict[str, Any], why: str) -> None:
         label = KINDS_BY_NAME[self.kind].label(self.parent)
         ident = row.get("id")
-        self.skipped.append(Skipped(f"{label}: {what}{f' {ident}' if ident is not None else ''}", why, ident))
+        self.skipped.append(Skipped(f"{label}: {what}{f' {ident}' if ident is not None else ''}", why, ident,
+                                    self.parent.get("id")))
 
 
 def _targets(rows: list[dict[str, Any]], fields: tuple[str, ...], maps: Maps,
@@ -273,7 +274,7 @@ def _write_license(run: SnipeitImport, kind: str, row: dict[str, Any], maps: Map
     refused = SubRows(sub.tally, kind, row)
     holders = {seat["id"]: (field, ours) for seat, field, ours in _targets(
         held, ("assigned_user_id", "assigned_asset_id"), maps, refused, "seat")}
-    sub.skipped += [Skipped(s.name, SEAT_LEFT_FREE.format(why=s.why), s.snipeit_id) for s in refused.skipped]
+    sub.skipped += [Skipped(s.name, SEAT_LEFT_FREE.format(why=s.why), s.snipeit_id, s.parent) for s in refused.skipped]
     objs = [LicenseSeat(pk=seat["id"], license=item, notes=seat.get("notes") or "",
                         **(dict([holders[seat["id"]]]) if seat["id"] in holders else {})) for seat in seats]
     LicenseSeat.objects.bulk_create(objs)

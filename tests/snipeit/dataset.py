@@ -221,7 +221,9 @@ def generate(  # noqa: PLR0915 (one straight walk through every kind reads bette
     fields = table("fields", custom_fields, lambda n: {
         "name": field_specs[n][0], "format": field_specs[n][1], "element": field_specs[n][2],
         "field_encrypted": field_specs[n][3], "is_unique": field_specs[n][4], "required": field_specs[n][5],
-        "field_values": "SSD\r\nHDD\r\nNVMe" if field_specs[n][2] == "listbox" else None,
+        # A checkbox holds the values of its ticked options (none ticked: nothing), so Snipe-IT's "Has Dock" box has
+        # one option, "1", which its BOOLEAN format accepts; it cannot hold "0".
+        "field_values": {"listbox": "SSD\r\nHDD\r\nNVMe", "checkbox": "1"}.get(field_specs[n][2]),
         "display_in_user_view": n % 2 == 0, "show_in_listview": True, "display_checkin": False,
         "display_checkout": n == 0, "display_audit": False, "auto_add_to_fieldsets": False})
     for f in fields:
@@ -427,8 +429,8 @@ def _custom_value(f: Raw, n: int, rng: random.Random) -> str | None:
         return str(4 * (1 + n % 8))
     if fmt == "DATE":
         return (date(2021, 1, 1) + timedelta(days=n % 700)).isoformat()
-    if fmt == "BOOLEAN":
-        return "1" if n % 2 else "0"
+    if fmt == "BOOLEAN":  # the "Has Dock" checkbox: ticked ("1") or not (no value)
+        return "1" if n % 4 == 0 else None
     if fmt == "URL":
         return f"https://inventory.example/a/{n}?x=1&y=2"
     if f["element"] == "listbox":
