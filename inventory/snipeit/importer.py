@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import IO, TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -249,7 +250,7 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
     tally = (report or ImportReport()).tally(kind)
     refs_forget()
     if spec.write_all is not None:
-        spec.write_all(run, kind, rows, tally)
+        spec.write_all(run, kind, spec.order(rows, tally) if spec.order else rows, tally)
         sequence_advance(spec.model)
         logger.info("snipeit import: %s: %d read, %d imported, %d resumed, %d skipped", kind, tally.read,
                     tally.imported, tally.resumed, len(tally.skipped))
@@ -364,6 +365,15 @@ def users_check_local_admins(rows: list[dict[str, Any]]) -> None:
                                                                 local=admin.username))
 
 
+def _users_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> list[dict[str, Any]]:
+    """Users are read whole before any is written: the local admin check looks at all of them (not under --merge,
+    where a user of the local admin's username is matched, and one of its id gets a new id)."""
+    rows = list(rows)
+    if not merging():
+        users_check_local_admins(rows)
+    return rows
+
+
 def _custom_fields_order(rows: Iterable[dict[str, Any]], tally: KindTally) -> Iterator[dict[str, Any]]:
     """The fields as they come (written while read), noting once that Snipe-IT did not send their flags."""
     for row in rows:
@@ -413,7 +423,8 @@ KINDS: dict[str, KindSpec] = {
     "fieldset": KindSpec(CustomFieldset, _fieldset),
     "asset_model": KindSpec(AssetModel, _catalogue(AssetModel)),
     "group": KindSpec(PermissionGroup, _group),
-    "user": KindSpec(User, None, write_all=write_users),  # type: ignore[arg-type]  # batched (write_users.py)
+    "user": KindSpec(User, None, _users_order,  # type: ignore[arg-type]  # batched (write_users.py)
+                     write_all=partial(write_users, drop=_without_refused, note=WITHOUT)),
     "asset": KindSpec(Asset, None, write_all=write_assets),  # type: ignore[arg-type]  # batched: no one-row writer
     # Stock, licenses, maintenances and kits go after "asset" (their checkouts, seats and maintenances name assets).
     **STOCK_KINDS,

@@ -14,7 +14,7 @@ an earlier run wrote counted as resumed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -44,30 +44,29 @@ if TYPE_CHECKING:
     from inventory.models import SnipeitImport
     from inventory.snipeit.report import KindTally
 
+#: ``importer._without_refused``: the fields of a record that a refusal names, when all may be dropped, and the record
+#: without them.
+Drop = Callable[[str, dict[str, Any], Exception], tuple[list[str], dict[str, Any]]]
 #: Users per transaction.
 BATCH_SIZE = 1000
 USER_INPUT = ("username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
               "external_id", "permissions")
 
 
-def write_users(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], tally: KindTally) -> None:
-    """``KindSpec.write_all`` of users: read whole (the local-admin check looks at all of them before any is written;
-    not under ``--merge``, where the local admin's username is matched and its id given a new one), then written in
-    batches."""
-    from inventory.snipeit import importer  # the shared refusal rules (DROPPABLE); importer registers this writer
-
+def write_users(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], tally: KindTally, *,
+                drop: Drop, note: str) -> None:
+    """``KindSpec.write_all`` of users (``importer`` gives it ``drop``, its rule for fields a record may lose, and
+    ``note``, how that reads; its ``order`` has read the users whole and made the local-admin check): written in
+    batches, each in one transaction."""
     rows = list(rows)
-    if not merging():
-        importer.users_check_local_admins(rows)
     done = set(id_map(kind))
     groups = {snipeit_id: PermissionGroup(pk=ours) for snipeit_id, ours in id_map("group").items()}
-    fields = importer.KIND_FIELDS[kind]
     for chunk in _chunks(rows, BATCH_SIZE):
         fresh = [row for row in chunk if row["id"] not in done]
         tally.resumed += len(chunk) - len(fresh)
         if fresh:
             with transaction.atomic():
-                _write_batch(run, kind, fresh, fields, groups, tally)
+                _write_batch(run, kind, fresh, groups, tally, drop, note)
             done.update(row["id"] for row in fresh)
 
 
@@ -86,11 +85,10 @@ def _user_data(row: dict[str, Any], groups: dict[int, PermissionGroup]) -> dict[
     return data
 
 
-def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], fields: tuple[str, ...],
-                 groups: dict[int, PermissionGroup], tally: KindTally) -> None:
+def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], groups: dict[int, PermissionGroup],
+                 tally: KindTally, drop: Drop, note: str) -> None:
     """One batch, inside its transaction: each user's data checked and built, the batch created (a user refused only
     for droppable fields created without them in a second round), the ``SnipeitRecord`` rows written."""
-    from inventory.snipeit import importer
 
     rows, new_ids = merge_split(run, kind, rows, tally)
     if not merging():
@@ -102,7 +100,7 @@ def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], fiel
         rows = [row for row in rows if row["id"] not in holders]
     if new_ids:
         sequence_advance(User)  # past the ids kept so far (PostgreSQL would hand out a taken one)
-    records = {row["id"]: {key: row[key] for key in fields if key in row} for row in rows}
+    records = {row["id"]: dict(row) for row in rows}  # _user_data takes only the keys it knows
     pending = list(rows)
     notes: dict[int, tuple[list[str], Exception]] = {}
     second: list[dict[str, Any]] = []
@@ -113,7 +111,7 @@ def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], fiel
             try:
                 data = _user_data(record, groups)
             except REFUSED as exc:
-                if attempt == 1 and _drop(kind, row, record, exc, records, notes):
+                if attempt == 1 and _drop(kind, row, record, exc, records, notes, drop):
                     second.append(row)
                 else:
                     skip(tally, kind, row, refusal(exc))
@@ -124,7 +122,7 @@ def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], fiel
         created, refused = users_create_many(actor=IMPORT_ACTOR, entries=entries)
         for index, exc in refused.items():
             row = planned[index]
-            if attempt == 1 and _drop(kind, row, records[row["id"]], exc, records, notes):
+            if attempt == 1 and _drop(kind, row, records[row["id"]], exc, records, notes, drop):
                 second.append(row)
             else:
                 skip(tally, kind, row, refusal(exc))
@@ -136,20 +134,18 @@ def _write_batch(run: SnipeitImport, kind: str, rows: list[dict[str, Any]], fiel
             tally.id_changed(row["id"], user.pk, "new id")
             if row["id"] in notes:
                 dropped, why = notes[row["id"]]
-                tally.notes.append(importer.WITHOUT.format(label=KINDS_BY_NAME[kind].label(row),
-                                                           fields=", ".join(dropped), why=refusal(why)))
+                tally.notes.append(note.format(label=KINDS_BY_NAME[kind].label(row), fields=", ".join(dropped),
+                                               why=refusal(why)))
         pending, second = second, []
         if not pending:
             break
 
 
 def _drop(kind: str, row: dict[str, Any], record: dict[str, Any], exc: Exception,
-          records: dict[int, dict[str, Any]], notes: dict[int, tuple[list[str], Exception]]) -> bool:
+          records: dict[int, dict[str, Any]], notes: dict[int, tuple[list[str], Exception]], drop: Drop) -> bool:
     """When ``exc`` refuses only droppable fields (``importer.DROPPABLE``), replace the record by the one without
     them and remember the note; say whether it is to be tried again."""
-    from inventory.snipeit import importer
-
-    dropped, lesser = importer._without_refused(kind, record, exc)
+    dropped, lesser = drop(kind, record, exc)
     if not dropped:
         return False
     records[row["id"]] = lesser
