@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 
@@ -391,6 +392,75 @@ def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log
     if log:
         _user_log(action="create", actor=actor, user=user)
     return user
+
+
+@transaction.atomic
+def users_create_many(*, actor: Actor, entries: list[dict[str, Any]]) -> tuple[dict[int, User], dict[int, Exception]]:
+    """Create many users at once with :func:`user_create`'s checks, judged for the whole list in a fixed number of
+    queries: rule 7/8 for the company, the permission and group escalation guards, the username free among live users
+    (case-insensitively, the list's own live users included), the department locked and fitting the company, the
+    manager checked and locked as :func:`checked_manager` does for a new user; no password (unusable), no action-log
+    row. Each entry is ``user_create``'s ``data`` plus, optionally, ``pk`` (the id to keep) and ``deleted_at`` (created
+    deleted: its username is then not checked, as the database's rule covers live users only). Returns the created
+    users and the refusals (``ValidationError`` or ``PermissionDenied``), each by its index in ``entries``; refused
+    entries are not written. The Snipe-IT import's path (issue 31): 20,000 users one ``user_create`` at a time took
+    minutes."""
+    may_manage = may_manage_user_companies(actor)
+    refused: dict[int, Exception] = {}
+    departments = {d.pk: d for d in Department.objects.select_for_update().filter(
+        pk__in={getattr(e.get("department"), "pk", None) for e in entries} - {None})}
+    managers = {m.pk: m for m in User.objects.restrict(actor).alive().select_for_update(of=("self",)).filter(
+        pk__in={getattr(e.get("manager"), "pk", e.get("manager")) for e in entries} - {None})}
+    live_names = [str(e["username"]).lower() for e in entries if not e.get("deleted_at")]
+    taken = {name.lower() for name in User.objects.alive().annotate(_name=Lower("username")).filter(
+        _name__in=live_names).values_list("username", flat=True)}
+    users: dict[int, User] = {}
+    for index, data in enumerate(entries):
+        try:
+            company = data.get("company")
+            company_id = company.pk if company is not None else None
+            if not may_manage:
+                if "company" in data and company is not None:
+                    ensure_company_change_allowed(actor=actor, current_company_id=actor.company_id,
+                                                  new_company_id=company_id)
+                company_id = actor.company_id
+            permissions = checked_permissions(data.get("permissions"))
+            ensure_permission_change_allowed(actor=actor, target=None, new=permissions)
+            ensure_group_change_allowed(actor=actor, target=None, new_ids={g.pk for g in data.get("groups") or []})
+            name = str(data["username"]).lower()
+            if not data.get("deleted_at") and name in taken:
+                raise ValidationError({"username": [USERNAME_TAKEN]})
+            department = data.get("department")
+            if department is not None:
+                department = departments.get(department.pk)
+                if department is None:
+                    raise ValidationError({"department_id": ["The selected department id is invalid."]})
+            ensure_department_fits(department=department, company_id=company_id)
+            manager = data.get("manager")
+            if manager is not None:
+                manager = managers.get(getattr(manager, "pk", manager))
+                if manager is None:
+                    raise ValidationError({"manager_id": [MANAGER_NOT_FOUND]})
+        except (ValidationError, PermissionDenied) as exc:
+            refused[index] = exc
+            continue
+        if not data.get("deleted_at"):
+            taken.add(name)
+        user = User(
+            **{field: data[field] for field in USER_FIELDS if field in data and data[field] is not None},
+            company_id=company_id, location=data.get("location"), department=department, manager=manager,
+            is_active=data.get("activated", True), permissions=permissions,
+            created_by=actor if actor.pk else None, deleted_at=data.get("deleted_at"),
+        )
+        if data.get("pk") is not None:
+            user.pk = data["pk"]
+        user.set_unusable_password()
+        users[index] = user
+    created = User.objects.bulk_create(list(users.values()), batch_size=1000)
+    memberships = [User.groups.through(user_id=user.pk, permissiongroup_id=group.pk)
+                   for user, index in zip(created, users, strict=True) for group in entries[index].get("groups") or []]
+    User.groups.through.objects.bulk_create(memberships, batch_size=1000)
+    return dict(zip(users, created, strict=True)), refused
 
 
 @transaction.atomic

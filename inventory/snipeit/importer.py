@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import IO, TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -33,7 +34,7 @@ from django.utils import timezone
 from accounts.departments import department_create
 from accounts.models import Department, PermissionGroup, User
 from accounts.permissions import PERMISSION_KEY_SET
-from accounts.services import USER_DELETED, group_create, user_create, user_managers_set
+from accounts.services import USER_DELETED, group_create, user_managers_set
 from assetsvc.exceptions import DomainError
 from companies.models import Company
 from companies.services import company_create
@@ -68,6 +69,7 @@ from inventory.snipeit.write_assets import ASSET_FIELDS, write_assets
 from inventory.snipeit.write_history import ACTION_FIELDS, ACTION_KIND, FILE_FIELDS, FILE_KIND
 from inventory.snipeit.write_stock import KIND_FIELDS as STOCK_FIELDS
 from inventory.snipeit.write_stock import STOCK_KINDS
+from inventory.snipeit.write_users import write_users
 from inventory.snipeit.writing import (
     ID_TAKEN,
     IMPORT_ACTOR,
@@ -249,7 +251,7 @@ def write_kind(*, run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]],
     tally = report.tally(kind)
     refs_forget()
     if spec.write_all is not None:
-        spec.write_all(run, kind, rows, tally)
+        spec.write_all(run, kind, spec.order(rows, tally) if spec.order else rows, tally)
         for name, count in tally.sub_imported.items():
             report.tally(f"{kind}.{name}").imported += count
         tally.sub_imported.clear()
@@ -358,27 +360,6 @@ def _group(row: dict[str, Any], actor: Any) -> PermissionGroup:
     return group_create(actor=actor, data={k: v for k, v in row.items() if k != "id"}, pk=row["id"])
 
 
-USER_INPUT = ("username", "first_name", "last_name", "email", "employee_num", "jobtitle", "phone", "notes",
-              "external_id", "permissions")
-
-
-def _user(row: dict[str, Any], actor: Any) -> User:
-    """A user with their company, department, location and groups, activated or not, without a password (the
-    service makes it unusable: they sign in after a reset, or through the directory or single sign-on)."""
-    related = refs(User, {k: row[k] for k in ("company_id", "department_id", "location_id") if k in row})
-    groups = []
-    for group_id in row.get("group_ids") or []:
-        group = PermissionGroup.objects.filter(pk=our_id("group", group_id)).first()
-        if group is None:
-            raise ValidationError({"groups": [f"The group {group_id} is not imported."]})
-        groups.append(group)
-    data = {**{k: row[k] for k in USER_INPUT if k in row}, **related, "groups": groups,
-            "activated": row.get("is_active", True)}
-    clean(User(pk=row["id"], **{k: v for k, v in data.items() if k not in ("groups", "activated")}),
-           exclude=("password",))
-    return user_create(actor=actor, data=data, pk=row["id"], log=False)
-
-
 def users_check_local_admins(rows: list[dict[str, Any]]) -> None:
     """Refuse (before any user is written) when a Snipe-IT user has the id or the username of a local admin."""
     for admin in local_admins():
@@ -446,7 +427,8 @@ KINDS: dict[str, KindSpec] = {
     "fieldset": KindSpec(CustomFieldset, _fieldset),
     "asset_model": KindSpec(AssetModel, _catalogue(AssetModel)),
     "group": KindSpec(PermissionGroup, _group),
-    "user": KindSpec(User, _user, _users_order),
+    "user": KindSpec(User, None, _users_order,  # type: ignore[arg-type]  # batched (write_users.py)
+                     write_all=partial(write_users, drop=_without_refused, note=WITHOUT)),
     "asset": KindSpec(Asset, None, write_all=write_assets),  # type: ignore[arg-type]  # batched: no one-row writer
     # Stock, licenses, maintenances and kits go after "asset" (their checkouts, seats and maintenances name assets).
     **STOCK_KINDS,

@@ -138,7 +138,7 @@ def interrupted_then_resumed(stop_kind: str, count: int, inside: str | None = No
     ("company", 0, None, 0),
     ("custom_field", 1, None, 1),  # stopped while reading, after one field
     ("location", 1, None, 0),  # locations are read whole (parents first) before any is written
-    ("user", 1, "group_ids", 1),  # stopped while writing the second user
+    ("user", 1, "group_ids", 0),  # stopped while writing the second user: its batch (both) rolls back whole
     ("fieldset", 0, "fields", 0),  # stopped after the service made the set, before its fields
     ("accessory", 0, "checkouts", 0),  # stopped after the service made the accessory, before its checkouts
     ("kit", 0, "licenses", 0),  # stopped after the kit and its model line, before its license line
