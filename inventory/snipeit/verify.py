@@ -32,6 +32,7 @@ from inventory.snipeit.kinds import KINDS_BY_NAME
 from inventory.snipeit.reading import read_kind
 from inventory.snipeit.report import FIRST_IDS, ImportReport
 from inventory.snipeit.write_history import FILE_ROUTES, ITEM_KINDS, our_type
+from inventory.snipeit.writing import chunks
 
 if TYPE_CHECKING:
     from inventory.snipeit.client import SnipeitClient
@@ -414,17 +415,6 @@ def _fields(kind: str, model: type[models.Model]) -> list[str]:
     return names
 
 
-def _batches(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
-    batch: list[dict[str, Any]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) == BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
                 known: tuple[dict[tuple[str, int], set[str]], dict[tuple[str, int], tuple[str, str]],
                              dict[tuple[str, int], list[Any]]]) -> KindCheck:
@@ -440,7 +430,7 @@ def verify_kind(kind: str, records: Iterator[dict[str, Any]], ctx: Ctx,
     concrete = {f.attname: f for f in model._meta.concrete_fields}
     model_kinds = _kind_of_model()
     seen: set[int] = set()
-    for batch in _batches(records):
+    for batch in chunks(records, BATCH):
         ours = model._default_manager.in_bulk([forward[r["id"]] for r in batch if r["id"] in forward])
         if prepare is not None:
             prepare(list(ours.values()), ctx)

@@ -24,7 +24,7 @@ once every batch is in, a plain column write that ``--resume`` repeats safely.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import SimpleNamespace
@@ -41,7 +41,7 @@ from inventory.custom_values import batch as value_batch
 from inventory.models import Asset, AssetModel, CustomField, SnipeitRecord
 from inventory.services import assets as services
 from inventory.snipeit.kinds import KINDS_BY_NAME
-from inventory.snipeit.writing import ID_TAKEN, clean, id_map, refusal, skip
+from inventory.snipeit.writing import ID_TAKEN, chunks, clean, id_map, refusal, skip
 from inventory.tags import normalize_tag, tag_key
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def write_assets(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], 
     maps = _Maps.load()
     done = set(maps.refs["asset"])
     links: dict[int, int] = {}  # Snipe-IT asset → the Snipe-IT asset it is checked out to, set afterwards
-    for chunk in _chunks(rows, BATCH_SIZE):
+    for chunk in chunks(rows, BATCH_SIZE):
         fresh = []
         for row in chunk:
             if row["id"] in done:
@@ -144,17 +144,6 @@ def write_assets(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], 
         if fresh:
             _write_batch(run, kind, fresh, maps, tally, links)
     _link_assets(kind, links, maps, tally)
-
-
-def _chunks(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
-    chunk: list[dict[str, Any]] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 # --- checking a batch ---------------------------------------------------------------------------------------------

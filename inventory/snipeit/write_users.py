@@ -24,11 +24,11 @@ from accounts.models import PermissionGroup, User
 from accounts.services import users_create_many
 from inventory.models import SnipeitRecord
 from inventory.snipeit.kinds import KINDS_BY_NAME
-from inventory.snipeit.write_assets import _chunks
 from inventory.snipeit.writing import (
     ID_TAKEN,
     IMPORT_ACTOR,
     REFUSED,
+    chunks,
     clean,
     id_map,
     ids_taken,
@@ -61,7 +61,7 @@ def write_users(run: SnipeitImport, kind: str, rows: Iterable[dict[str, Any]], t
     rows = list(rows)
     done = set(id_map(kind))
     groups = {snipeit_id: PermissionGroup(pk=ours) for snipeit_id, ours in id_map("group").items()}
-    for chunk in _chunks(rows, BATCH_SIZE):
+    for chunk in chunks(rows, BATCH_SIZE):
         fresh = [row for row in chunk if row["id"] not in done]
         tally.resumed += len(chunk) - len(fresh)
         if fresh:

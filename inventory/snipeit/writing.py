@@ -159,6 +159,19 @@ class KindSpec:
     write_all: Callable[[SnipeitImport, str, Iterable[dict[str, Any]], KindTally], None] | None = None
 
 
+def chunks(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    """``rows`` in lists of ``size`` (the last one shorter), read as they come: the batched writers and ``--verify``
+    hold one batch at a time, not 100,000 records."""
+    chunk: list[dict[str, Any]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def id_map(kind: str) -> dict[int, int]:
     """Snipe-IT id → our id of every record of ``kind`` an import wrote (one query): how a batched writer checks and
     translates the references of a whole batch. A Snipe-IT id missing here was not imported (skipped, or absent)."""
