@@ -136,6 +136,8 @@ class Command(BaseCommand):
             threading.Thread(target=server.shutdown, daemon=True).start()
 
         previous = signal.signal(signal.SIGTERM, stop)
+        # Ctrl-C stops it even when started in the background of a script, whose children inherit SIGINT ignored.
+        previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
         out.write(f"Listening on http://{HOST}:{server.server_address[1]}/")
         out.flush()
         try:
@@ -144,4 +146,5 @@ class Command(BaseCommand):
             pass
         finally:
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGINT, previous_int)
             server.server_close()
