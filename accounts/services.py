@@ -350,30 +350,26 @@ def _save_user(user: User) -> None:
     save_unique(user, lambda exc: ValidationError({"username": [USERNAME_TAKEN]}))
 
 
-@transaction.atomic
-def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log: bool = True) -> User:
-    """Create a user from validated input. Company: rule 8 decides who may choose it; a caller who may not gets
-    their own (rule 7). Permissions and groups pass the escalation guards before anything is saved. ``pk`` and
-    ``log=False`` are the Snipe-IT import's (issue 31): the user keeps the id, the history is imported instead; an
-    unsaved actor (the import's) is recorded as nobody."""
+def _new_user_rights(*, actor: Actor, data: dict[str, Any], may_manage: bool | None = None) -> tuple[int | None, dict]:
+    """The company and permissions a new user gets from ``data``, through the guards every creation passes: rule 8
+    decides who may choose the company (a caller who may not gets their own, rule 7), then the permission and group
+    escalation guards. ``may_manage``: :func:`may_manage_user_companies` of ``actor``, when the caller knows it."""
     company = data.get("company")
     company_id = company.pk if company is not None else None
-    if not may_manage_user_companies(actor):
+    if not (may_manage_user_companies(actor) if may_manage is None else may_manage):
         if "company" in data and company is not None:
             ensure_company_change_allowed(actor=actor, current_company_id=actor.company_id, new_company_id=company_id)
         company_id = actor.company_id
     permissions = checked_permissions(data.get("permissions"))
-    groups = data.get("groups") or []
     ensure_permission_change_allowed(actor=actor, target=None, new=permissions)
-    ensure_group_change_allowed(actor=actor, target=None, new_ids={g.pk for g in groups})
-    if username_taken(data["username"], None):
-        raise ValidationError({"username": [USERNAME_TAKEN]})
+    ensure_group_change_allowed(actor=actor, target=None, new_ids={g.pk for g in data.get("groups") or []})
+    return company_id, permissions
 
-    department = _locked_department(data.get("department"))
-    ensure_department_fits(department=department, company_id=company_id)
-    manager = checked_manager(actor=actor, user=None, manager=data.get("manager"))
 
-    user = User(
+def _new_user(*, actor: Actor, data: dict[str, Any], company_id: int | None, department: Department | None,
+              manager: User | None, permissions: dict) -> User:
+    """The unsaved user of checked ``data`` (no password yet)."""
+    return User(
         **{field: data[field] for field in USER_FIELDS if field in data and data[field] is not None},
         company_id=company_id,
         location=data.get("location"),
@@ -383,6 +379,25 @@ def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log
         permissions=permissions,
         created_by=actor if actor.pk else None,
     )
+
+
+@transaction.atomic
+def user_create(*, actor: User, data: dict[str, Any], pk: int | None = None, log: bool = True) -> User:
+    """Create a user from validated input. Company: rule 8 decides who may choose it; a caller who may not gets
+    their own (rule 7). Permissions and groups pass the escalation guards before anything is saved. ``pk`` and
+    ``log=False`` are the Snipe-IT import's (issue 31): the user keeps the id, the history is imported instead; an
+    unsaved actor (the import's) is recorded as nobody."""
+    company_id, permissions = _new_user_rights(actor=actor, data=data)
+    groups = data.get("groups") or []
+    if username_taken(data["username"], None):
+        raise ValidationError({"username": [USERNAME_TAKEN]})
+
+    department = _locked_department(data.get("department"))
+    ensure_department_fits(department=department, company_id=company_id)
+    manager = checked_manager(actor=actor, user=None, manager=data.get("manager"))
+
+    user = _new_user(actor=actor, data=data, company_id=company_id, department=department, manager=manager,
+                     permissions=permissions)
     if pk is not None:
         user.pk = pk
     user.set_password(data.get("password"))  # none (a provisioned person signs in elsewhere): unusable
@@ -417,16 +432,7 @@ def users_create_many(*, actor: Actor, entries: list[dict[str, Any]]) -> tuple[d
     users: dict[int, User] = {}
     for index, data in enumerate(entries):
         try:
-            company = data.get("company")
-            company_id = company.pk if company is not None else None
-            if not may_manage:
-                if "company" in data and company is not None:
-                    ensure_company_change_allowed(actor=actor, current_company_id=actor.company_id,
-                                                  new_company_id=company_id)
-                company_id = actor.company_id
-            permissions = checked_permissions(data.get("permissions"))
-            ensure_permission_change_allowed(actor=actor, target=None, new=permissions)
-            ensure_group_change_allowed(actor=actor, target=None, new_ids={g.pk for g in data.get("groups") or []})
+            company_id, permissions = _new_user_rights(actor=actor, data=data, may_manage=may_manage)
             name = str(data["username"]).lower()
             if not data.get("deleted_at") and name in taken:
                 raise ValidationError({"username": [USERNAME_TAKEN]})
@@ -446,12 +452,9 @@ def users_create_many(*, actor: Actor, entries: list[dict[str, Any]]) -> tuple[d
             continue
         if not data.get("deleted_at"):
             taken.add(name)
-        user = User(
-            **{field: data[field] for field in USER_FIELDS if field in data and data[field] is not None},
-            company_id=company_id, location=data.get("location"), department=department, manager=manager,
-            is_active=data.get("activated", True), permissions=permissions,
-            created_by=actor if actor.pk else None, deleted_at=data.get("deleted_at"),
-        )
+        user = _new_user(actor=actor, data=data, company_id=company_id, department=department, manager=manager,
+                         permissions=permissions)
+        user.deleted_at = data.get("deleted_at")
         if data.get("pk") is not None:
             user.pk = data["pk"]
         user.set_unusable_password()

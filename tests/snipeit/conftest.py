@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING
 
 import pytest
+from django.core.management import call_command
 
 from tests.snipeit.dataset import generate
 from tests.snipeit.standin import SnipeitStandin
@@ -40,3 +42,16 @@ def snipeit_standin(snipeit_dataset: Dataset) -> Iterator[SnipeitStandin]:
     """A stand-in on 127.0.0.1 (a free port), well-behaved; build your own for 429s or drift."""
     with SnipeitStandin(snipeit_dataset, token=SNIPEIT_TOKEN) as standin:
         yield standin
+
+
+@pytest.fixture
+def token(monkeypatch):
+    """The stand-in's token in ``SNIPEIT_TOKEN``, as an operator gives it to ``import_snipeit``."""
+    monkeypatch.setenv("SNIPEIT_TOKEN", SNIPEIT_TOKEN)
+
+
+def run_import(url: str, *args: str) -> str:
+    """``manage.py import_snipeit --url URL ARGS...``: what it printed (its stdout; progress goes to stderr)."""
+    out = io.StringIO()
+    call_command("import_snipeit", "--url", url, *args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()

@@ -5,14 +5,13 @@ uninterrupted one; records created afterwards get ids above the imported ones.""
 
 from __future__ import annotations
 
-import io
 import re
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from accounts.models import Department, PermissionGroup, User
 from companies.models import Company
@@ -33,7 +32,7 @@ from inventory.models import (
 from inventory.snipeit import importer, write_users
 from inventory.snipeit.report import ImportReport
 from tests.factories import UserFactory
-from tests.snipeit.conftest import SNIPEIT_TOKEN
+from tests.snipeit.conftest import SNIPEIT_TOKEN, run_import
 from tests.snipeit.test_resume import state, wipe
 
 pytestmark = pytest.mark.django_db
@@ -84,19 +83,10 @@ def same(value: Any) -> Any:
     return value
 
 
-def import_snipeit(url: str, *args: str) -> str:
-    out = io.StringIO()
-    call_command("import_snipeit", "--url", url, *args, stdout=out, stderr=io.StringIO())
-    return out.getvalue()
-
-
-@pytest.fixture
-def token(monkeypatch):
-    monkeypatch.setenv("SNIPEIT_TOKEN", SNIPEIT_TOKEN)
 
 
 def test_every_record_is_imported_under_its_id_and_equals_the_truth(snipeit_standin, snipeit_dataset, token):
-    report = import_snipeit(snipeit_standin.url)
+    report = run_import(snipeit_standin.url)
     raw = snipeit_dataset.raw
     for table, (model, columns) in COMPARED.items():
         assert sorted(model._default_manager.values_list("pk", flat=True)) == sorted(raw[table]), table
@@ -145,13 +135,13 @@ def test_every_record_is_imported_under_its_id_and_equals_the_truth(snipeit_stan
 
 
 def test_a_second_run_is_refused_without_merge(snipeit_standin, token):
-    import_snipeit(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     before = state()
     with pytest.raises(CommandError, match="already holds company, location"):
-        import_snipeit(snipeit_standin.url)
+        run_import(snipeit_standin.url)
     assert state() == before
     # With --merge every record is found mapped already: nothing written, nothing changed.
-    report = import_snipeit(snipeit_standin.url, "--merge")
+    report = run_import(snipeit_standin.url, "--merge")
     assert state() == before
     assert re.search(r"^user +40 +0 +40 +0$", report, re.M)
 
@@ -167,7 +157,7 @@ class Killed(BaseException):
 ])
 def test_a_run_stopped_inside_a_record_and_resumed_equals_an_uninterrupted_run(snipeit_standin, token, monkeypatch,
                                                                               kind, nth, stop):
-    import_snipeit(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     uninterrupted = state()
     wipe()
     spec = importer.KINDS[kind]
@@ -195,7 +185,7 @@ def test_a_run_stopped_inside_a_record_and_resumed_equals_an_uninterrupted_run(s
 
         monkeypatch.setitem(importer.KINDS, kind, importer.KindSpec(spec.model, stopping, spec.order))
     with pytest.raises((CommandError, Killed)):
-        import_snipeit(snipeit_standin.url)
+        run_import(snipeit_standin.url)
     if stop is Killed:
         SnipeitImport.objects.update(state=SnipeitImport.State.RUNNING)  # a killed process marks nothing
     assert SnipeitRecord.objects.filter(kind=kind).count() == nth  # the record (batch) being written rolled back
@@ -204,15 +194,15 @@ def test_a_run_stopped_inside_a_record_and_resumed_equals_an_uninterrupted_run(s
     if kind == "user":
         monkeypatch.setattr(write_users, "users_create_many", create_many)
     with pytest.raises(CommandError, match="did not finish: run the same command with --resume"):
-        import_snipeit(snipeit_standin.url)
-    report = import_snipeit(snipeit_standin.url, "--resume")
+        run_import(snipeit_standin.url)
+    report = run_import(snipeit_standin.url, "--resume")
     assert state() == uninterrupted
     assert "resumed" in report.splitlines()[0]
     assert SnipeitImport.objects.get().state == SnipeitImport.State.FINISHED
 
 
 def test_snipe_it_failing_halfway_then_resume_equals_an_uninterrupted_run(snipeit_standin, token, monkeypatch):
-    import_snipeit(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     uninterrupted = state()
     wipe()
     answer = snipeit_standin.answer
@@ -224,17 +214,17 @@ def test_snipe_it_failing_halfway_then_resume_equals_an_uninterrupted_run(snipei
 
     monkeypatch.setattr(snipeit_standin, "answer", revoked_at_users)
     with pytest.raises(CommandError, match="token"):
-        import_snipeit(snipeit_standin.url)
+        run_import(snipeit_standin.url)
     assert SnipeitImport.objects.get().state == SnipeitImport.State.FAILED
     assert Company.objects.exists() and not User.objects.exists()
     monkeypatch.setattr(snipeit_standin, "answer", answer)
-    import_snipeit(snipeit_standin.url, "--resume")
+    run_import(snipeit_standin.url, "--resume")
     assert state() == uninterrupted
 
 
 def test_records_created_after_the_import_get_ids_above_the_imported_ones(snipeit_standin, snipeit_dataset, token,
                                                                           make_client):
-    import_snipeit(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     raw = snipeit_dataset.raw
     admin = UserFactory(username="after-import", superuser=True)
     assert admin.pk > max(raw["users"])

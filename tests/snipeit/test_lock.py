@@ -4,18 +4,17 @@ nothing; ``--dry-run`` and ``--verify`` still run; once the other run ends, the 
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 from django.db import connection
 
 from companies.models import Company
 from inventory.models import SnipeitImport
 from inventory.snipeit import lock
-from tests.snipeit.conftest import SNIPEIT_TOKEN
+from tests.snipeit.conftest import run_import
 
 pytestmark = pytest.mark.django_db
 
@@ -28,15 +27,6 @@ sys.stdin.read()
 """
 
 
-@pytest.fixture
-def token(monkeypatch):
-    monkeypatch.setenv("SNIPEIT_TOKEN", SNIPEIT_TOKEN)
-
-
-def command(url: str, *args: str) -> str:
-    out = io.StringIO()
-    call_command("import_snipeit", "--url", url, *args, stdout=out, stderr=io.StringIO())
-    return out.getvalue()
 
 
 @pytest.fixture
@@ -64,15 +54,15 @@ def held_elsewhere(tmp_path, monkeypatch):
 
 def test_a_second_run_fails_at_once_while_another_writes(snipeit_standin, token, held_elsewhere):
     with pytest.raises(CommandError, match="Another import_snipeit run is writing into this database"):
-        command(snipeit_standin.url)
+        run_import(snipeit_standin.url)
     with pytest.raises(CommandError, match="Another import_snipeit run"):
-        command(snipeit_standin.url, "--resume")
+        run_import(snipeit_standin.url, "--resume")
     assert not Company.objects.exists() and not SnipeitImport.objects.exists()
-    assert "would import" in command(snipeit_standin.url, "--dry-run")  # reading takes no lock
+    assert "would import" in run_import(snipeit_standin.url, "--dry-run")  # reading takes no lock
 
 
 def test_the_lock_is_released_after_a_run(snipeit_standin, token):
-    command(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     with lock.import_lock():  # free again in this process
         pass
     assert Company.objects.exists()

@@ -21,10 +21,6 @@ from tests.snipeit.test_resume import state
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def token(monkeypatch):
-    monkeypatch.setenv("SNIPEIT_TOKEN", SNIPEIT_TOKEN)
-
 
 def command(url: str, *args: str) -> str:
     out = io.StringIO()

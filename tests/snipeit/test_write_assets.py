@@ -18,9 +18,9 @@ from assetsvc.crypto import decrypt
 from inventory.models import Asset, AssetFieldValue, CustomField, SnipeitImport, SnipeitRecord
 from inventory.snipeit import write_assets
 from tests.factories import UserFactory
-from tests.snipeit.conftest import SNIPEIT_TOKEN
+from tests.snipeit.conftest import SNIPEIT_TOKEN, run_import
 from tests.snipeit.standin import SnipeitStandin
-from tests.snipeit.test_import_standin import import_snipeit, same
+from tests.snipeit.test_import_standin import same
 from tests.snipeit.test_resume import wipe
 from tests.snipeit.write_examples import ROWS, write_all
 
@@ -33,10 +33,6 @@ STANDARD = ("name", "asset_tag", "serial", "model_id", "status_id", "company_id"
             "checkin_counter", "checkout_counter", "requests_counter", "deleted_at", "created_at", "updated_at")
 TARGET = {"user": "assigned_user_id", "asset": "assigned_asset_id", "location": "assigned_location_id"}
 
-
-@pytest.fixture
-def token(monkeypatch):
-    monkeypatch.setenv("SNIPEIT_TOKEN", SNIPEIT_TOKEN)
 
 
 def stored_values(asset_id: int) -> dict[str, str | None]:
@@ -67,7 +63,7 @@ def check_assets(raw: dict[str, dict[int, Any]], report: str) -> None:
 
 
 def test_every_asset_is_imported_under_its_id_and_equals_the_truth(snipeit_standin, snipeit_dataset, token):
-    report = import_snipeit(snipeit_standin.url)
+    report = run_import(snipeit_standin.url)
     raw = snipeit_dataset.raw
     check_assets(raw, report)
     hardware = raw["hardware"].values()
@@ -83,7 +79,7 @@ def test_every_asset_is_imported_under_its_id_and_equals_the_truth(snipeit_stand
 
 
 def test_the_api_shows_an_imported_asset_as_snipe_it_does(snipeit_standin, snipeit_dataset, token, make_client):
-    import_snipeit(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     client = make_client(UserFactory(username="after-import", superuser=True))
     raw = snipeit_dataset.raw["hardware"]
     shown = [a for a in raw.values() if a["assigned_type"] and a["last_audit_date"] and not a["deleted_at"]][:3]
@@ -115,7 +111,7 @@ def test_encrypted_values_stay_encrypted(snipeit_dataset, token):
         row.update(field_encrypted=truth["field_encrypted"], is_unique=truth["is_unique"], help_text=None)
     dataset = replace(snipeit_dataset, rows=rows)
     with SnipeitStandin(dataset, token=SNIPEIT_TOKEN) as standin:
-        report = import_snipeit(standin.url)
+        report = run_import(standin.url)
     check_assets(snipeit_dataset.raw, report)
     encrypted = CustomField.objects.filter(field_encrypted=True)
     assert encrypted.count() == 2
@@ -141,7 +137,7 @@ def asset_state() -> dict[str, Any]:
 
 def test_a_run_killed_between_batches_and_resumed_equals_an_uninterrupted_run(snipeit_standin, token, monkeypatch):
     monkeypatch.setattr(write_assets, "BATCH_SIZE", 40)
-    import_snipeit(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     uninterrupted = asset_state()
     assert any(a["assigned_asset_id"] for a in uninterrupted["assets"])
     wipe()
@@ -155,12 +151,12 @@ def test_a_run_killed_between_batches_and_resumed_equals_an_uninterrupted_run(sn
 
     monkeypatch.setattr(write_assets, "_store", killed_in_the_third_batch)
     with pytest.raises(Killed):
-        import_snipeit(snipeit_standin.url)
+        run_import(snipeit_standin.url)
     SnipeitImport.objects.update(state=SnipeitImport.State.RUNNING)  # a killed process marks nothing
     assert SnipeitRecord.objects.filter(kind="asset").count() == 80  # the third batch rolled back whole
     assert Asset.objects.count() == 80
     monkeypatch.setattr(write_assets, "_store", store)
-    report = import_snipeit(snipeit_standin.url, "--resume")
+    report = run_import(snipeit_standin.url, "--resume")
     assert asset_state() == uninterrupted
     assert re.search(r"^asset +200 +120 +80 +0$", report, re.MULTILINE)
 

@@ -8,14 +8,13 @@ and after assets come over, and the files of assets are tested with assets made 
 
 from __future__ import annotations
 
-import io
 import logging
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from django.apps import apps
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from activity.models import ActionLog, StoredFile
 from activity.services import stored_file_open
@@ -28,7 +27,7 @@ from inventory.snipeit.reading import read_kind
 from inventory.snipeit.report import ImportReport
 from inventory.snipeit.writing import reading_from
 from tests.factories import AssetFactory, CompanyFactory, UserFactory
-from tests.snipeit.conftest import SNIPEIT_TOKEN
+from tests.snipeit.conftest import SNIPEIT_TOKEN, run_import
 from tests.snipeit.standin import SnipeitStandin
 from tests.snipeit.test_resume import Stopped, state, wipe
 
@@ -43,15 +42,6 @@ def aware(value: datetime | None) -> datetime | None:
     return value if value is None or value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def command(url: str, *args: str) -> str:
-    out = io.StringIO()
-    call_command("import_snipeit", "--url", url, *args, stdout=out, stderr=io.StringIO())
-    return out.getvalue()
-
-
-@pytest.fixture
-def token(monkeypatch):
-    monkeypatch.setenv("SNIPEIT_TOKEN", SNIPEIT_TOKEN)
 
 
 def maps() -> dict[str, dict[int, int]]:
@@ -91,7 +81,7 @@ def expected_log(raw: dict[str, Any], mapped: dict[str, dict[int, int]], cache: 
 
 def test_every_log_row_and_file_comes_over_with_its_dates_actor_item_and_target(snipeit_standin, snipeit_dataset,
                                                                                   token, make_client):
-    report = command(snipeit_standin.url)
+    report = run_import(snipeit_standin.url)
     mapped = maps()
     log = {row["id"]: row for row in ActionLog.objects.values()}
     fields = None
@@ -141,7 +131,7 @@ def test_the_whole_log_with_assets_mapped_by_hand_in_batches(snipeit_standin, sn
                                                              monkeypatch, django_assert_max_num_queries):
     """Every row of the data set, its assets made by factories where the asset writer has not made them: items,
     targets of each type and companies as ``log_action`` computes them, in a constant number of queries per batch."""
-    command(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     mapped = maps()
     companies_here = mapped.get("company", {})
     for snipeit_id, asset in snipeit_dataset.raw["hardware"].items():
@@ -168,7 +158,7 @@ def test_the_whole_log_with_assets_mapped_by_hand_in_batches(snipeit_standin, sn
 
 
 def test_a_run_killed_inside_the_log_and_resumed_equals_an_uninterrupted_run(snipeit_standin, token, monkeypatch):
-    command(snipeit_standin.url)
+    run_import(snipeit_standin.url)
     uninterrupted = state()
     wipe()
     monkeypatch.setattr(write_history, "BATCH", 1)
@@ -183,14 +173,14 @@ def test_a_run_killed_inside_the_log_and_resumed_equals_an_uninterrupted_run(sni
 
     monkeypatch.setattr(write_history, "_write_batch", killed)
     with pytest.raises(Stopped):
-        command(snipeit_standin.url)
+        run_import(snipeit_standin.url)
     assert SnipeitRecord.objects.filter(kind="action").count() == 1
     monkeypatch.setattr(write_history, "_write_batch", real)
-    report = command(snipeit_standin.url, "--resume")
+    report = run_import(snipeit_standin.url, "--resume")
     assert state() == uninterrupted
     assert " 1 " in next(line for line in report.splitlines() if line.startswith("action"))  # one resumed
     with pytest.raises(CommandError, match="--merge"):
-        command(snipeit_standin.url)
+        run_import(snipeit_standin.url)
 
 
 # --- files of assets, and hand-written rows ------------------------------------------------------------------------
